@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <array>
+#include <concepts>
+#include <cstdint>
+#include <string_view>
+
+#include "games/random_state.hpp"
+
+namespace weightspace {
+
+// What one call of a game's act() returns: MinAtar's (reward, terminal).
+struct StepResult {
+  int reward = 0;
+  bool terminal = false;
+};
+
+// Every game is a plain value type with a fixed-size state:
+//   Game(bool ramping)            MinAtar's Env(ramping=...); state is valid after reset()
+//   reset(RandomState&)           Env.reset(), drawing from the environment's generator
+//   act(action, RandomState&)     Env.act(a) for the action after sticky substitution
+//   paint(cell)                   calls cell(y, x, channel) for every true cell of Env.state()
+//                                 (repeats allowed; y or x of -1 is numpy's wrap to 9)
+//   observation_masks[channel]    bit k set when the grader's output channel k includes it
+// The engine and the tools build everything else (raw state, observation) from these.
+struct CellProbe {
+  void operator()(int, int, int) const {}
+};
+
+template <class G>
+concept Game = requires(G game, const G& view, RandomState& random, int action) {
+  { G::name } -> std::convertible_to<std::string_view>;
+  { G::channels } -> std::convertible_to<int>;
+  { G::observation_masks[0] } -> std::convertible_to<std::uint8_t>;
+  G(false);
+  game.reset(random);
+  { game.act(action, random) } -> std::same_as<StepResult>;
+  view.paint(CellProbe{});
+};
+
+}  // namespace weightspace

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "games/random_state.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "support/golden.hpp"
+
+namespace weightspace {
+namespace {
+
+using testing::f64_bits;
+using testing::f64_from_hex;
+using testing::golden;
+
+const nlohmann::json& seeds() { return golden("random_state.json").at("seeds"); }
+
+std::vector<double> p_vector(int index) {
+  std::vector<double> p;
+  for (const auto& hex : golden("random_state.json").at("p_vectors").at(index).at("p_hex")) {
+    p.push_back(f64_from_hex(hex.get<std::string>()));
+  }
+  return p;
+}
+
+void expect_same_double(double actual, const nlohmann::json& hex, const std::string& where) {
+  EXPECT_EQ(f64_bits(actual), f64_bits(f64_from_hex(hex.get<std::string>()))) << where;
+}
+
+TEST(RandomState, MatchesStdMt19937ConformanceValue) {
+  const auto& check = golden("random_state.json").at("std_mt19937_check");
+  RandomState random(check.at("seed").get<std::uint32_t>());
+  std::uint32_t value = 0;
+  for (int i = 0; i < check.at("index_1_based").get<int>(); ++i) value = random.next_uint32();
+  EXPECT_EQ(value, check.at("value").get<std::uint32_t>());
+  std::mt19937 reference(check.at("seed").get<std::uint32_t>());
+  RandomState again(check.at("seed").get<std::uint32_t>());
+  for (int i = 0; i < 5000; ++i) ASSERT_EQ(again.next_uint32(), reference()) << i;
+}
+
+TEST(RandomState, SeedingGivesNumpysInitialKey) {
+  for (const auto& record : seeds()) {
+    RandomState random(record.at("seed").get<std::uint32_t>());
+    const auto head = record.at("init_key_head").get<std::vector<std::uint32_t>>();
+    const auto tail = record.at("init_key_tail").get<std::vector<std::uint32_t>>();
+    for (int i = 0; i < 8; ++i) {
+      EXPECT_EQ(random.key()[i], head[i]);
+      EXPECT_EQ(random.key()[616 + i], tail[i]);
+    }
+  }
+}
+
+TEST(RandomState, RawWordsMatchNumpy) {
+  for (const auto& record : seeds()) {
+    RandomState random(record.at("seed").get<std::uint32_t>());
+    const auto expected = record.at("raw_uint32").get<std::vector<std::uint32_t>>();
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      ASSERT_EQ(random.next_uint32(), expected[i]) << "seed " << record.at("seed") << " word " << i;
+    }
+    EXPECT_EQ(random.draws(), expected.size());
+  }
+}
+
+TEST(RandomState, RandomSampleMatchesNumpy) {
+  for (const auto& record : seeds()) {
+    RandomState random(record.at("seed").get<std::uint32_t>());
+    const auto& samples = record.at("random_sample");
+    for (const auto& hex : samples.at("hex")) expect_same_double(random.random_sample(), hex, "random_sample");
+    EXPECT_EQ(random.draws(), samples.at("uint32_consumed").get<std::uint64_t>());
+  }
+}
+
+TEST(RandomState, RandintMatchesNumpyIncludingTheDrawlessRangeOfOne) {
+  for (const auto& record : seeds()) {
+    for (const auto& block : record.at("randint")) {
+      RandomState random(record.at("seed").get<std::uint32_t>());
+      const auto n = block.at("n").get<std::int64_t>();
+      for (const auto& value : block.at("values")) {
+        ASSERT_EQ(random.randint(n), value.get<std::int64_t>()) << "randint(" << n << ")";
+      }
+      EXPECT_EQ(random.draws(), block.at("uint32_consumed").get<std::uint64_t>()) << "randint(" << n << ")";
+    }
+    RandomState random(record.at("seed").get<std::uint32_t>());
+    const auto& low_high = record.at("randint_1_9");
+    for (const auto& value : low_high.at("values")) ASSERT_EQ(random.randint(1, 9), value.get<std::int64_t>());
+    EXPECT_EQ(random.draws(), low_high.at("uint32_consumed").get<std::uint64_t>());
+  }
+}
+
+TEST(RandomState, SizedRandintAndRandMatchNumpy) {
+  for (const auto& record : seeds()) {
+    RandomState random(record.at("seed").get<std::uint32_t>());
+    const auto& sized = record.at("randint_1_6_8");
+    const auto counts = sized.at("uint32_count_after_each").get<std::vector<std::uint64_t>>();
+    for (std::size_t i = 0; i < sized.at("values").size(); ++i) {
+      std::vector<std::int64_t> out(8);
+      random.randint(1, 6, out);
+      ASSERT_EQ(out, sized.at("values")[i].get<std::vector<std::int64_t>>());
+      ASSERT_EQ(random.draws(), counts[i]);
+    }
+    RandomState uniform(record.at("seed").get<std::uint32_t>());
+    for (const auto& row : record.at("rand8").at("values")) {
+      std::vector<double> out(8);
+      uniform.rand(out);
+      for (int i = 0; i < 8; ++i) expect_same_double(out[i], row[i], "rand(8)");
+    }
+    EXPECT_EQ(uniform.draws(), record.at("rand8").at("uint32_consumed").get<std::uint64_t>());
+  }
+}
+
+TEST(RandomState, ChoiceMatchesNumpyForEveryProbabilityVector) {
+  for (const auto& record : seeds()) {
+    for (const auto& block : record.at("choice6")) {
+      RandomState random(record.at("seed").get<std::uint32_t>());
+      const auto p = p_vector(block.at("p_index").get<int>());
+      for (const auto& value : block.at("values")) {
+        ASSERT_EQ(random.choice(p), value.get<int>()) << block.at("p_name");
+      }
+      EXPECT_EQ(random.draws(), block.at("uint32_consumed").get<std::uint64_t>());
+    }
+  }
+}
+
+TEST(RandomState, InterleavedCallsShareOneStateAsInNumpy) {
+  for (const auto& record : seeds()) {
+    RandomState random(record.at("seed").get<std::uint32_t>());
+    int call_index = 0;
+    for (const auto& call : record.at("interleaved").at("calls")) {
+      const auto op = call.at("op").get<std::string>();
+      const std::string where = op + " call " + std::to_string(call_index++);
+      const auto& result = call.at("result");
+      if (op == "rand") {
+        expect_same_double(random.random_sample(), result, where);
+      } else if (op == "randint") {
+        ASSERT_EQ(random.randint(call.at("n").get<std::int64_t>()), result.get<std::int64_t>()) << where;
+      } else if (op == "randint_1_9") {
+        ASSERT_EQ(random.randint(1, 9), result.get<std::int64_t>()) << where;
+      } else if (op == "randint_1_6_8") {
+        std::vector<std::int64_t> out(8);
+        random.randint(1, 6, out);
+        ASSERT_EQ(out, result.get<std::vector<std::int64_t>>()) << where;
+      } else if (op == "rand8") {
+        std::vector<double> out(8);
+        random.rand(out);
+        for (int i = 0; i < 8; ++i) expect_same_double(out[i], result[i], where);
+      } else if (op == "choice6") {
+        ASSERT_EQ(random.choice(p_vector(call.at("p_index").get<int>())), result.get<int>()) << where;
+      } else {
+        FAIL() << "unknown op " << op;
+      }
+      ASSERT_EQ(random.draws(), call.at("uint32_count").get<std::uint64_t>()) << where;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace weightspace

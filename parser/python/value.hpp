@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "parser/big_int.hpp"
+#include "parser/python/big_int.hpp"
 
 namespace weightspace {
 

@@ -6,8 +6,8 @@
 #include <variant>
 #include <vector>
 
-#include "parser/error.hpp"
-#include "parser/value.hpp"
+#include "parser/python/error.hpp"
+#include "parser/python/value.hpp"
 
 namespace weightspace {
 

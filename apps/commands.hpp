@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace weightspace::app {
+
+// Each subcommand registers its options and a callback that runs it; a callback reports
+// failures by throwing CommandError.
+void add_replay_command(CLI::App& app);
+void add_episode_command(CLI::App& app);
+void add_parse_command(CLI::App& app);
+void add_grade_command(CLI::App& app);
+void add_verify_command(CLI::App& app);
+void add_games_command(CLI::App& app);
+
+}  // namespace weightspace::app

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The engine end to end: a full grade's episodes (observe, batched forward, sample, act) per
+// game, at 1 and 2 threads, with a policy-steps/s counter; plus one episode alone.
+#include <benchmark/benchmark.h>
+
+#include "bench_weights.hpp"
+#include "engine/scheduler.hpp"
+#include "games/registry.hpp"
+
+namespace {
+
+using namespace weightspace;
+
+// Arguments: episodes, threads, weights (0 = all zero, 1 = dense random).
+template <Game G>
+void BM_Episodes(benchmark::State& state) {
+  const Weights weights = state.range(2) == 0 ? Weights{} : bench::dense_weights();
+  std::vector<EpisodeResult> results(static_cast<std::size_t>(state.range(0)));
+  std::int64_t steps = 0;
+  for (auto _ : state) {
+    run_episodes<G>(weights, results, RunOptions{static_cast<int>(state.range(1)), 64, false});
+    for (const EpisodeResult& result : results) steps += result.length;
+  }
+  state.counters["steps/s"] = benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kIsRate);
+  state.counters["steps"] = benchmark::Counter(static_cast<double>(steps) / static_cast<double>(state.iterations()));
+}
+
+template <Game G>
+void BM_OneEpisode(benchmark::State& state) {
+  const Weights weights = bench::dense_weights();
+  std::int64_t steps = 0, index = 0;
+  for (auto _ : state) steps += run_episode<G>(weights, index++).length;
+  state.counters["steps/s"] = benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kIsRate);
+}
+
+#define WEIGHTSPACE_ENGINE_BENCH(G)                                                               \
+  BENCHMARK(BM_Episodes<G>)->ArgNames({"episodes", "threads", "dense"})                            \
+      ->Args({1000, 1, 0})->Args({1000, 2, 0})->Args({1000, 1, 1})->Args({1000, 2, 1})             \
+      ->Unit(benchmark::kMillisecond)->UseRealTime();                                              \
+  BENCHMARK(BM_OneEpisode<G>)->Unit(benchmark::kMicrosecond)
+
+WEIGHTSPACE_ENGINE_BENCH(Asterix);
+WEIGHTSPACE_ENGINE_BENCH(Breakout);
+WEIGHTSPACE_ENGINE_BENCH(Freeway);
+WEIGHTSPACE_ENGINE_BENCH(Seaquest);
+WEIGHTSPACE_ENGINE_BENCH(SpaceInvaders);
+
+}  // namespace

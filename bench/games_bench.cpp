@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// One game step (Environment::act, sticky draw included) under uniformly random actions, and
+// the step plus the grader's observation. An episode that ends is started again.
+#include <benchmark/benchmark.h>
+
+#include "games/cells.hpp"
+#include "games/environment.hpp"
+#include "games/registry.hpp"
+
+namespace {
+
+using namespace weightspace;
+
+template <Game G>
+void BM_Step(benchmark::State& state) {
+  Environment<G> env;
+  env.start_episode(1729);
+  RandomState actions(7919);
+  std::uint32_t episode = 0;
+  for (auto _ : state) {
+    const StepResult result = env.act(static_cast<int>(actions.next_uint32() % 6));
+    if (result.terminal) env.start_episode(1730 + episode++);
+    benchmark::DoNotOptimize(result);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+template <Game G>
+void BM_StepAndObserve(benchmark::State& state) {
+  Environment<G> env;
+  env.start_episode(1729);
+  RandomState actions(7919);
+  ActiveInputs observation;
+  std::uint32_t episode = 0;
+  for (auto _ : state) {
+    const StepResult result = env.act(static_cast<int>(actions.next_uint32() % 6));
+    if (result.terminal) env.start_episode(1730 + episode++);
+    observe(env.game(), observation);
+    benchmark::DoNotOptimize(observation.count);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+BENCHMARK(BM_Step<Asterix>);
+BENCHMARK(BM_Step<Breakout>);
+BENCHMARK(BM_Step<Freeway>);
+BENCHMARK(BM_Step<Seaquest>);
+BENCHMARK(BM_Step<SpaceInvaders>);
+BENCHMARK(BM_StepAndObserve<Asterix>);
+BENCHMARK(BM_StepAndObserve<Breakout>);
+BENCHMARK(BM_StepAndObserve<Freeway>);
+BENCHMARK(BM_StepAndObserve<Seaquest>);
+BENCHMARK(BM_StepAndObserve<SpaceInvaders>);
+
+}  // namespace

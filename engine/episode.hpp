@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+#include "games/cells.hpp"
+#include "games/environment.hpp"
+#include "policy/forward.hpp"
+#include "policy/sampler.hpp"
+#include "policy/weights.hpp"
+
+namespace weightspace {
+
+// The constants of verify.evaluate.
+inline constexpr int kMaxEpisodeSteps = 10'000;
+inline constexpr std::uint32_t kEnvironmentSeedBase = 1729;
+inline constexpr std::uint32_t kActionSeedBase = 7919;
+inline constexpr double kStickyActionProbability = 0.1;
+// Seeds are uint32 (numpy rejects larger ones), so an episode index stays below this.
+inline constexpr std::int64_t kMaxEpisodes = std::int64_t{0xffffffff} - kActionSeedBase + 1;
+
+struct EpisodeResult {
+  double score = 0.0;  // sum of float(reward), as the grader adds it
+  int length = 0;      // steps taken, terminal step included
+  // Smallest distance between an action draw and a cdf edge (only when margins are tracked).
+  double min_margin = std::numeric_limits<double>::infinity();
+};
+
+// A reusable episode: the environment and action generator of episode `index`, freshly
+// seeded exactly as verify.evaluate does for that index.
+template <Game G>
+struct EpisodeState {
+  Environment<G> environment{false, kStickyActionProbability};
+  RandomState action_random;
+  EpisodeResult result;
+
+  void start(std::int64_t index) {
+    environment.start_episode(static_cast<std::uint32_t>(kEnvironmentSeedBase + index));
+    action_random.reseed(static_cast<std::uint32_t>(kActionSeedBase + index));
+    result = EpisodeResult{};
+  }
+
+  // Samples, acts and books one step from the episode's logits; true when the episode ended.
+  bool advance(const Logits& logits, bool track_margin) {
+    int action;
+    if (track_margin) {
+      const ActionSample sample = sample_action_detailed(logits, action_random);
+      action = sample.action;
+      if (sample.margin() < result.min_margin) result.min_margin = sample.margin();
+    } else {
+      action = sample_action(logits, action_random);
+    }
+    const StepResult step = environment.act(action);
+    result.score += static_cast<double>(step.reward);
+    ++result.length;
+    return step.terminal || result.length == kMaxEpisodeSteps;
+  }
+};
+
+// The body of verify.evaluate for one episode index: the reference the batched engine is
+// tested against, and the `weightspace episode` command.
+template <Game G>
+EpisodeResult run_episode(const Weights& weights, std::int64_t index, bool track_margin = false) {
+  EpisodeState<G> episode;
+  episode.start(index);
+  ActiveInputs observation;
+  do {
+    observe(episode.environment.game(), observation);
+  } while (!episode.advance(policy_logits(weights, observation), track_margin));
+  return episode.result;
+}
+
+}  // namespace weightspace

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "games/game.hpp"
+#include "games/random_state.hpp"
+
+namespace weightspace {
+
+// MinAtar 1.0.15 asterix (environments/asterix.py), step for step and draw for draw.
+// Python keeps `entities = [None] * 8` and never changes its length: slot i is either None
+// or an entity in row i + 1. So the state is eight fixed slots, no container needed.
+class Asterix {
+ public:
+  static constexpr std::string_view name = "asterix";
+  static constexpr int channels = 4;  // player, enemy, trail, gold
+  // verify.ORIGINAL_CHANNEL_GROUPS["asterix"] = ((0,), (1,), (3,), (), (2,), ()).
+  static constexpr std::array<std::uint8_t, channels> observation_masks = {1, 2, 16, 4};
+
+  static constexpr int kSlots = 8;
+  static constexpr int kRampInterval = 100;
+  static constexpr int kInitialSpawnSpeed = 10;
+  static constexpr int kInitialMoveSpeed = 5;
+
+  struct Entity {
+    std::int8_t x = 0;
+    bool present = false;       // false: the slot holds None
+    bool moving_right = false;  // Python's x[2] ("lr")
+    bool gold = false;          // Python's x[3]
+  };
+
+  struct State {
+    std::array<Entity, kSlots> entities{};
+    std::int8_t player_x = 5;
+    std::int8_t player_y = 5;
+    std::int8_t spawn_speed = kInitialSpawnSpeed;
+    std::int8_t spawn_timer = kInitialSpawnSpeed;
+    std::int8_t move_speed = kInitialMoveSpeed;
+    std::int8_t move_timer = kInitialMoveSpeed;
+    std::int8_t ramp_timer = kRampInterval;
+    std::int8_t ramp_index = 0;
+    bool terminal = false;
+  };
+
+  explicit Asterix(bool ramping) : ramping_(ramping) {}
+
+  // reset() draws nothing: entities only appear through the spawn timer.
+  void reset(RandomState&) { state_ = State{}; }
+
+  StepResult act(int action, RandomState& random) {
+    State& s = state_;
+    StepResult result{0, s.terminal};
+    if (s.terminal) return result;
+
+    if (s.spawn_timer == 0) {
+      spawn(random);
+      s.spawn_timer = s.spawn_speed;
+    }
+
+    // action_map = ['n','l','u','r','d','f']; 'n' and 'f' do nothing.
+    switch (action) {
+      case 1: if (s.player_x > 0) --s.player_x; break;
+      case 2: if (s.player_y > 1) --s.player_y; break;
+      case 3: if (s.player_x < 9) ++s.player_x; break;
+      case 4: if (s.player_y < 8) ++s.player_y; break;
+      default: break;
+    }
+
+    // Slot i lives in row i + 1, so only the slot of the player's row can touch the player
+    // (the Python loops over all eight; the others can never match).
+    Entity& in_player_row = s.entities[s.player_y - 1];
+    touch(in_player_row, result);
+
+    if (s.move_timer == 0) {
+      s.move_timer = s.move_speed;
+      for (Entity& entity : s.entities) {
+        if (!entity.present) continue;
+        entity.x = static_cast<std::int8_t>(entity.x + (entity.moving_right ? 1 : -1));
+        if (entity.x < 0 || entity.x > 9) {
+          // Python sets the slot to None but still compares the old list x against the
+          // player; x[0] is then -1 or 10 and the player is always in 0..9: never a match.
+          entity.present = false;
+          continue;
+        }
+        if (&entity == &in_player_row) touch(entity, result);
+      }
+    }
+
+    --s.spawn_timer;
+    --s.move_timer;
+
+    if (ramping_ && (s.spawn_speed > 1 || s.move_speed > 1)) {
+      if (s.ramp_timer >= 0) {
+        --s.ramp_timer;
+      } else {
+        if (s.move_speed > 1 && s.ramp_index % 2 != 0) --s.move_speed;
+        if (s.spawn_speed > 1) --s.spawn_speed;
+        ++s.ramp_index;
+        s.ramp_timer = kRampInterval;
+      }
+    }
+    result.terminal = s.terminal;
+    return result;
+  }
+
+  template <class Cell>
+  void paint(Cell&& cell) const {
+    cell(state_.player_y, state_.player_x, 0);
+    for (int slot = 0; slot < kSlots; ++slot) {
+      const Entity& entity = state_.entities[slot];
+      if (!entity.present) continue;
+      cell(slot + 1, entity.x, entity.gold ? 3 : 1);
+      // Unlike freeway, the trail is dropped (not wrapped) when it falls off the grid.
+      const int back_x = entity.moving_right ? entity.x - 1 : entity.x + 1;
+      if (back_x >= 0 && back_x <= 9) cell(slot + 1, back_x, 2);
+    }
+  }
+
+  bool ramping() const { return ramping_; }
+  const State& state() const { return state_; }
+  // Puts the game in a hand-built or saved situation (tests, tools).
+  void restore(const State& state) { state_ = state; }
+
+ private:
+  // The player and entity are known to share the row; only the column decides.
+  void touch(Entity& entity, StepResult& result) {
+    if (!entity.present || entity.x != state_.player_x) return;
+    if (entity.gold) {
+      entity.present = false;
+      ++result.reward;
+    } else {
+      state_.terminal = true;
+    }
+  }
+
+  // _spawn_entity: both rand() draws happen before the free-slot check, and the slot is
+  // slot_options[randint(len(slot_options))], which draws nothing when one slot is free.
+  void spawn(RandomState& random) {
+    const bool moving_right = random.random_sample() < 1.0 / 2.0;
+    const bool gold = random.random_sample() < 1.0 / 3.0;
+    std::array<std::int8_t, kSlots> free_slots{};
+    int free_count = 0;
+    for (int slot = 0; slot < kSlots; ++slot) {
+      if (!state_.entities[slot].present) free_slots[free_count++] = static_cast<std::int8_t>(slot);
+    }
+    if (free_count == 0) return;
+    const int slot = free_slots[random.randint(free_count)];
+    state_.entities[slot] = Entity{static_cast<std::int8_t>(moving_right ? 0 : 9), true, moving_right, gold};
+  }
+
+  State state_{};
+  bool ramping_;
+};
+
+}  // namespace weightspace

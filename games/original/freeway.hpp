@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string_view>
+
+#include "games/game.hpp"
+#include "games/random_state.hpp"
+
+namespace weightspace {
+
+// MinAtar 1.0.15 freeway (environments/freeway.py), step for step and draw for draw.
+// Python's cars list always holds exactly eight cars, car i in row i + 1.
+class Freeway {
+ public:
+  static constexpr std::string_view name = "freeway";
+  static constexpr int channels = 7;  // chicken, car, speed1..speed5
+  // verify.ORIGINAL_CHANNEL_GROUPS["freeway"] = ((0,), (1,), (), (), (2, 3, 4, 5, 6), ()).
+  static constexpr std::array<std::uint8_t, channels> observation_masks = {1, 2, 16, 16, 16, 16, 16};
+
+  static constexpr int kCars = 8;
+  static constexpr int kPlayerSpeed = 3;
+  static constexpr int kTimeLimit = 2500;
+  static constexpr int kChickenColumn = 4;
+
+  // Car i is Python's cars[i] = [x[i], i + 1, timer[i], velocity[i]]; velocity is a speed
+  // 1..5 times a direction +-1 (0 is possible, see randomize_cars). Stored column-wise so
+  // the per-step update of all eight cars vectorises.
+  struct Cars {
+    std::array<std::int8_t, kCars> x{};
+    std::array<std::int8_t, kCars> timer{};
+    std::array<std::int8_t, kCars> velocity{};
+  };
+
+  struct State {
+    Cars cars{};
+    std::int8_t position = 9;  // the chicken's row
+    std::int8_t move_timer = kPlayerSpeed;
+    std::int16_t terminate_timer = kTimeLimit;
+    bool terminal = false;
+  };
+
+  // Freeway has no difficulty ramp; MinAtar ignores the argument too.
+  explicit Freeway(bool) {}
+
+  void reset(RandomState& random) {
+    state_ = State{};
+    randomize_cars(random, true);
+  }
+
+  StepResult act(int action, RandomState& random) {
+    State& s = state_;
+    StepResult result{0, s.terminal};
+    if (s.terminal) return result;
+
+    // The timer is rearmed even when the clamp leaves the chicken where it was ('d' in row 9).
+    if (action == 2 && s.move_timer == 0) {
+      s.move_timer = kPlayerSpeed;
+      if (s.position > 0) --s.position;
+    } else if (action == 4 && s.move_timer == 0) {
+      s.move_timer = kPlayerSpeed;
+      if (s.position < 9) ++s.position;
+    }
+
+    if (s.position == 0) {
+      result.reward = 1;
+      randomize_cars(random, false);
+      s.position = 9;
+    }
+
+    // Car i only ever touches row i + 1, so only the car of the chicken's row can hit it,
+    // before or after its move (Python checks every car; the rest can never match, and once
+    // the chicken is sent to row 9 no car can match again).
+    const int player_row = s.position;
+    const bool hit_before = player_row >= 1 && player_row <= kCars && s.cars.x[player_row - 1] == kChickenColumn;
+    // Branch-free so that the eight cars update as one vector.
+    for (int index = 0; index < kCars; ++index) {
+      const int velocity = s.cars.velocity[index];
+      const int timer = s.cars.timer[index];
+      const int moves = timer == 0;
+      // `1 if car[3] > 0 else -1`: a zero velocity drives left every frame.
+      int x = s.cars.x[index] + moves * (velocity > 0 ? 1 : -1);
+      x += 10 * (x < 0) - 10 * (x > 9);
+      s.cars.x[index] = static_cast<std::int8_t>(x);
+      const int speed = magnitude(velocity);
+      // timer == 0 becomes speed, any other timer counts down.
+      s.cars.timer[index] = static_cast<std::int8_t>(timer - 1 + moves * (speed + 1));
+    }
+    const bool hit_after = player_row >= 1 && player_row <= kCars && s.cars.x[player_row - 1] == kChickenColumn;
+    if (hit_before || hit_after) s.position = 9;
+
+    if (s.move_timer > 0) --s.move_timer;
+    --s.terminate_timer;
+    if (s.terminate_timer < 0) s.terminal = true;
+    result.terminal = s.terminal;
+    return result;
+  }
+
+  // state(): the trail channel is chosen by an if/elif chain on abs(car[3]) in 1..5. With a
+  // zero velocity no branch runs and Python reuses `trail` from the previous car of the same
+  // call; for car 0 the name is unbound and state() raises UnboundLocalError, which the
+  // grader does not catch. That case throws std::domain_error here.
+  template <class Cell>
+  void paint(Cell&& cell) const {
+    cell(state_.position, kChickenColumn, 0);
+    int trail = -1;
+    for (int index = 0; index < kCars; ++index) {
+      const int x = state_.cars.x[index];
+      const int velocity = state_.cars.velocity[index];
+      const int row = index + 1;
+      cell(row, x, 1);
+      int back_x = velocity > 0 ? x - 1 : x + 1;
+      if (back_x < 0) back_x = 9;
+      else if (back_x > 9) back_x = 0;
+      const int speed = magnitude(velocity);
+      if (speed >= 1 && speed <= 5) trail = 1 + speed;
+      if (trail < 0) throw std::domain_error("freeway state(): car 0 has speed 0 (Python UnboundLocalError)");
+      cell(row, back_x, trail);
+    }
+  }
+
+  const State& state() const { return state_; }
+  // Puts the game in a hand-built or saved situation (tests, tools).
+  void restore(const State& state) { state_ = state; }
+
+ private:
+  static constexpr int magnitude(int velocity) { return velocity < 0 ? -velocity : velocity; }
+
+  // _randomize_cars: all eight speeds (randint(1, 6, 8)) are drawn before all eight
+  // directions (rand(8)). The direction is np.sign(u - 0.5), which is 0 when u is exactly
+  // 0.5 (possible: a draw of 2^52 / 2^53), giving a car of speed 0.
+  void randomize_cars(RandomState& random, bool initialize) {
+    std::array<std::int64_t, kCars> speeds{};
+    std::array<double, kCars> uniforms{};
+    random.randint(1, 6, speeds);
+    random.rand(uniforms);
+    for (int index = 0; index < kCars; ++index) {
+      const double centered = uniforms[index] - 0.5;
+      const int direction = centered > 0.0 ? 1 : (centered < 0.0 ? -1 : 0);
+      const auto velocity = static_cast<std::int8_t>(speeds[index] * direction);
+      if (initialize) state_.cars.x[index] = 0;
+      state_.cars.timer[index] = static_cast<std::int8_t>(magnitude(velocity));
+      state_.cars.velocity[index] = velocity;
+    }
+  }
+
+  State state_{};
+};
+
+}  // namespace weightspace

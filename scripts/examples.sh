@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian 12), builds weightspace, and grades the bundled example
+# answers (examples/answers/<game>.md) on each game exactly as the Python grader would, with
+# the grader's 1000 episodes, printing one row per game.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$(nproc)" --target weightspace >/dev/null
+weightspace=build/release/apps/weightspace
+episodes=${WEIGHTSPACE_EPISODES:-1000}
+
+field() {  # field NAME JSON: one value of the flat reward JSON
+  sed -n "s/.*\"$1\": \\([^,}]*\\).*/\\1/p" <<<"$2"
+}
+
+printf '%-15s %10s %12s %12s %10s %8s\n' game raw_score normalized mean_length edits seconds
+for answer in examples/answers/*.md; do
+  game=$(basename "$answer" .md)
+  start=$(date +%s.%N)
+  reward=$("$weightspace" grade --game "$game" --episodes "$episodes" --answer "$answer")
+  seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+  if [[ $(field parse_success "$reward") != "1.0" ]]; then
+    printf '%-15s rejected: %s\n' "$game" "$(field error "$reward")"
+    continue
+  fi
+  printf '%-15s %10s %12s %12s %10s %8s\n' "$game" "$(field raw_score "$reward")" \
+    "$(field normalized_score "$reward")" "$(field mean_episode_length "$reward")" \
+    "$(field edit_count "$reward")" "$seconds"
+done
+echo "(each row is the exact reward.json of verify.py for that answer; $episodes episodes)"

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages weightspace builds and tests with (as root, or with sudo).
+# Skips apt-get entirely when everything is already there.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ pkg-config
+  libtbb-dev libeigen3-dev nlohmann-json3-dev libspdlog-dev libcli11-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libssl-dev libutf8proc-dev
+)
+if [[ "${WEIGHTSPACE_FUZZ:-OFF}" == "ON" ]]; then packages+=(clang libclang-rt-14-dev); fi
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]} == 0)); then exit 0; fi
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+echo "installing: ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian 12), builds, and runs every test: the Release suite, then
+# the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, then the fuzz smoke pass.
+# Set WEIGHTSPACE_SKIP_ASAN=1 to skip the sanitizer stage locally.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WEIGHTSPACE_FUZZ=ON scripts/install-deps.sh
+jobs=$(nproc)
+
+echo "== Release build and tests"
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$jobs"
+ctest --preset release -j "$jobs" -LE long
+
+if [[ "${WEIGHTSPACE_SKIP_ASAN:-0}" != "1" ]]; then
+  echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+  cmake --preset asan >/dev/null
+  cmake --build --preset asan -j "$jobs"
+  ctest --preset asan -j "$jobs" -LE long
+fi

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// grade() on every case of tests/golden/grades.json: the reward.json text byte for byte
+// (a failure's error message is ours, everything before it must match) and every episode's
+// score and length.
+#include "engine/grade.hpp"
+
+#include <gtest/gtest.h>
+
+#include "engine/reward.hpp"
+#include "support/golden.hpp"
+
+namespace weightspace {
+namespace {
+
+TEST(Grade, ReproducesEveryGoldenGrade) {
+  for (const auto& grade_case : testing::golden("grades.json").at("cases")) {
+    const std::string id = grade_case.at("id").get<std::string>();
+    GradeRequest request;
+    request.game = grade_case.at("game").get<std::string>();
+    request.source = grade_case.at("source").get<std::string>();
+    request.episodes = grade_case.at("episodes").get<std::int64_t>();
+    request.run.threads = 2;
+    const Grade result = grade(request, grade_case.at("answer").get<std::string>());
+    const std::string actual = reward_json(result.reward);
+
+    if (grade_case.at("expected").is_null()) {  // the Python grader crashed on this answer
+      EXPECT_FALSE(result.reward.parse_success) << id;
+      EXPECT_EQ(result.reward.error_kind, grade_case.at("crash").at("error_type").get<std::string>()) << id;
+      continue;
+    }
+    const std::string expected = grade_case.at("expected_reward_json").get<std::string>();
+    if (grade_case.at("expected").at("parse_success").get<double>() == 0.0) {
+      const std::string prefix = expected.substr(0, expected.find("\"error\": ") + 9);
+      EXPECT_EQ(actual.substr(0, prefix.size()), prefix) << id << ": " << actual;
+      continue;
+    }
+    EXPECT_EQ(actual, expected) << id;
+    const auto& per_episode = grade_case.at("per_episode");
+    ASSERT_EQ(result.episodes.size(), per_episode.size()) << id;
+    for (std::size_t i = 0; i < per_episode.size(); ++i) {
+      ASSERT_EQ(result.episodes[i].score, per_episode[i].at(0).get<double>()) << id << " episode " << i;
+      ASSERT_EQ(result.episodes[i].length, per_episode[i].at(1).get<int>()) << id << " episode " << i;
+    }
+  }
+}
+
+TEST(Grade, NoEpisodesGivesNumpysNaNMean) {
+  GradeRequest request;
+  request.game = "breakout";
+  request.episodes = 0;
+  const Grade result = grade(request, "```edits\nb3[0] = 1\n```");
+  // float(np.mean([])) is nan and min(max(nan, 0.0), cap) / cap stays nan in Python.
+  EXPECT_EQ(reward_json(result.reward),
+            "{\"normalized_score\": NaN, \"game\": \"breakout\", \"source\": \"original\", \"episodes\": 0, "
+            "\"parse_success\": 1.0, \"raw_score\": NaN, \"score_cap\": 1000.0, \"mean_episode_length\": NaN, "
+            "\"edit_count\": 1, \"nonzero_weights\": 1}");
+}
+
+TEST(Grade, UnknownGameAndSynthSourceAreFailedRewards) {
+  GradeRequest request;
+  request.game = "pong";
+  request.episodes = 3;
+  Grade result = grade(request, "```edits\nb3[0] = 1\n```");
+  EXPECT_FALSE(result.reward.parse_success);
+  EXPECT_EQ(result.reward.error_kind, "ModuleNotFoundError");
+  request.game = "breakout";
+  request.source = "synth";
+  result = grade(request, "```edits\nb3[0] = 1\n```");
+  EXPECT_FALSE(result.reward.parse_success);
+  EXPECT_EQ(result.reward.error_kind, "ModuleNotFoundError");
+}
+
+}  // namespace
+}  // namespace weightspace

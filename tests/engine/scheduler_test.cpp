@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The scheduler's promise: the same per-episode results for every thread count and batch size,
+// equal to playing each episode alone with run_episode.
+#include "engine/scheduler.hpp"
+
+#include <gtest/gtest.h>
+
+#include "games/registry.hpp"
+#include "golden_weights.hpp"
+
+namespace weightspace {
+namespace {
+
+template <Game G>
+void expect_schedule_independent(const Weights& weights, int episodes) {
+  std::vector<EpisodeResult> reference;
+  for (int i = 0; i < episodes; ++i) reference.push_back(run_episode<G>(weights, i));
+  for (const int threads : {1, 2, 3, 8}) {
+    for (const int batch : {1, 7, 64}) {
+      std::vector<EpisodeResult> results(static_cast<std::size_t>(episodes));
+      run_episodes<G>(weights, results, RunOptions{threads, batch, false});
+      for (int i = 0; i < episodes; ++i) {
+        ASSERT_EQ(results[static_cast<std::size_t>(i)].score, reference[static_cast<std::size_t>(i)].score)
+            << G::name << " threads " << threads << " batch " << batch << " episode " << i;
+        ASSERT_EQ(results[static_cast<std::size_t>(i)].length, reference[static_cast<std::size_t>(i)].length)
+            << G::name << " threads " << threads << " batch " << batch << " episode " << i;
+      }
+    }
+  }
+}
+
+TEST(Scheduler, ResultsDoNotDependOnThreadsOrBatchSize) {
+  // Dense random weights (set 0) and a sparse chain (set 12) give varied episode lengths.
+  for (const int set : {0, 12}) {
+    const Weights weights = testing::golden_weight_set(set);
+    std::apply([&](const auto&... entry) {
+      (expect_schedule_independent<typename std::remove_cvref_t<decltype(entry)>::type>(weights, 40), ...);
+    }, kRegisteredGames);
+  }
+}
+
+TEST(Scheduler, MarginTrackingDoesNotChangeResults) {
+  const Weights weights = testing::golden_weight_set(0);
+  std::vector<EpisodeResult> plain(50), tracked(50);
+  run_episodes<Breakout>(weights, plain, RunOptions{2, 8, false});
+  run_episodes<Breakout>(weights, tracked, RunOptions{2, 8, true});
+  for (std::size_t i = 0; i < plain.size(); ++i) {
+    EXPECT_EQ(plain[i].score, tracked[i].score);
+    EXPECT_EQ(plain[i].length, tracked[i].length);
+    EXPECT_LT(tracked[i].min_margin, 1.0);
+  }
+}
+
+TEST(Scheduler, RejectsInvalidOptions) {
+  const Weights weights;
+  std::vector<EpisodeResult> results(3);
+  EXPECT_THROW(run_episodes<Asterix>(weights, results, RunOptions{1, 0, false}), std::invalid_argument);
+  EXPECT_THROW(run_episodes<Asterix>(weights, results, RunOptions{-1, 4, false}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace weightspace

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// MinAtar 1.0.15 seaquest (minatar/environments/seaquest.py), step for step. Entities live in
+// PythonLists so that the update loops keep CPython's behaviour: reversed() iteration while
+// removing, remove() by value (first EQUAL entity), and a removed submarine that still fires.
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string_view>
+
+#include "games/game.hpp"
+#include "games/python_list.hpp"
+#include "games/random_state.hpp"
+
+namespace weightspace {
+
+namespace seaquest {
+
+inline constexpr int kMaxOxygen = 200;
+inline constexpr int kInitialSpawnSpeed = 20;
+inline constexpr int kDiverSpawnSpeed = 30;
+inline constexpr int kInitialMoveInterval = 5;
+inline constexpr int kShotCoolDown = 5;
+inline constexpr int kEnemyShotInterval = 10;
+inline constexpr int kDiverMoveInterval = 5;
+inline constexpr int kMaxDivers = 6;
+inline constexpr int kBoardSize = 10;
+
+// Python [x, y, dir]: friendly and enemy bullets. `right` is dir (True = moving right).
+struct Bullet {
+  std::int8_t x = 0, y = 0;
+  bool right = false;
+  bool operator==(const Bullet&) const = default;
+};
+
+// Python [x, y, lr, move_timer]: enemy fish and divers.
+struct Swimmer {
+  std::int8_t x = 0, y = 0;
+  bool right = false;
+  std::int8_t move_timer = 0;
+  bool operator==(const Swimmer&) const = default;
+};
+
+// Python [x, y, lr, move_timer, shot_timer]: enemy submarines.
+struct Submarine {
+  std::int8_t x = 0, y = 0;
+  bool right = false;
+  std::int8_t move_timer = 0, shot_timer = 0;
+  bool operator==(const Submarine&) const = default;
+};
+
+// Capacities. Every entity present when an update loop starts is visited at least once per act
+// (one removal per loop body never pushes reversed()'s index past the end), so each moves on
+// schedule. The bounds below assume remove() finds the visited entity itself, not an equal
+// twin (no trace shows a twin; see the RemoveTakesTheFirstEqualSubmarine test). Overflowing a
+// capacity throws std::length_error; it never drops an entity.
+//  - Friendly bullets: one shot per 5 acts (shot_cool_down), and a bullet moves one column per
+//    act including the act it is fired in, so it is gone by its 10th act: at most 2.
+inline constexpr int kFriendlyBulletCapacity = 2;
+//  - Divers: one spawn per 30 acts (diver_spawn_speed); a diver moves once per 6 acts and
+//    leaves after 10 moves, i.e. within 59 acts: at most 2.
+inline constexpr int kDiverCapacity = 2;
+//  - Fish and submarines share one spawn timer: at most one spawn per act (e_spawn_speed >= 1).
+//    Move timers are at most init_move_interval = 5, so an enemy moves at least every 6 acts and
+//    leaves by its 10th move, at most 59 acts after spawning: 59 alive plus the new spawn.
+inline constexpr int kEnemyCapacity = 60;
+//  - Enemy bullets: a submarine fires once per 11 acts (enemy_shot_interval + 1) and its bullet
+//    leaves the board within 10 acts, so each submarine owns at most one bullet in flight.
+//    Bullets in the list during act a were fired in acts a-9..a by submarines alive at the end
+//    of act a-10 (at most 59) or spawned since (at most 10): 69.
+inline constexpr int kEnemyBulletCapacity = 69;
+
+// f_bullets, e_bullets, e_fish, e_subs, divers. Seaquest never runs two loops over one list at
+// once, so each list tracks a single loop variable.
+template <class Entity, int Capacity>
+using List = PythonList<Entity, Capacity, 1>;
+
+}  // namespace seaquest
+
+class Seaquest {
+ public:
+  static constexpr std::string_view name = "seaquest";
+  static constexpr int channels = 10;
+  // Raw channels: sub_front, sub_back, friendly_bullet, trail, enemy_bullet, enemy_fish,
+  // enemy_sub, oxygen_guage, diver_guage, diver; ORIGINAL_CHANNEL_GROUPS["seaquest"] is
+  // ((0, 1), (5, 6, 4), (5, 6, 9), (2,), (3, 1), (7, 8)).
+  static constexpr std::array<std::uint8_t, channels> observation_masks = {
+      0b000001, 0b010001, 0b001000, 0b010000, 0b000010,
+      0b000110, 0b000110, 0b100000, 0b100000, 0b000100};
+
+  // Env's attributes, under their Python names where the name is clear.
+  struct State {
+    int oxygen = seaquest::kMaxOxygen;
+    int diver_count = 0;  // goes negative: surfacing with 6 divers leaves -1
+    int sub_x = 5;
+    int sub_y = 0;
+    bool sub_right = false;  // sub_or
+    seaquest::List<seaquest::Bullet, seaquest::kFriendlyBulletCapacity> friendly_bullets;
+    seaquest::List<seaquest::Bullet, seaquest::kEnemyBulletCapacity> enemy_bullets;
+    seaquest::List<seaquest::Swimmer, seaquest::kEnemyCapacity> fish;          // e_fish
+    seaquest::List<seaquest::Submarine, seaquest::kEnemyCapacity> submarines;  // e_subs
+    seaquest::List<seaquest::Swimmer, seaquest::kDiverCapacity> divers;
+    int enemy_spawn_speed = seaquest::kInitialSpawnSpeed;  // e_spawn_speed
+    int enemy_spawn_timer = seaquest::kInitialSpawnSpeed;  // e_spawn_timer
+    int diver_spawn_timer = seaquest::kDiverSpawnSpeed;    // d_spawn_timer
+    int move_speed = seaquest::kInitialMoveInterval;
+    int ramp_index = 0;
+    int shot_timer = 0;
+    bool surface = true;
+    bool terminal = false;
+  };
+
+  explicit Seaquest(bool ramping) : ramping_(ramping) {}
+
+  // Env.reset(): draws nothing.
+  void reset(RandomState&) { state_ = State{}; }
+
+  StepResult act(int action, RandomState& random);
+
+  template <class Cell>
+  void paint(Cell&& cell) const;
+
+  // The whole game state, for tests and tools that inspect or build positions.
+  const State& state() const { return state_; }
+  void restore(const State& state) { state_ = state; }
+  bool ramping() const { return ramping_; }
+
+ private:
+  static int step(bool right) { return right ? 1 : -1; }
+  static bool off_board(int x) { return x < 0 || x > 9; }
+  bool at_sub(int x, int y) const { return x == state_.sub_x && y == state_.sub_y; }
+
+  void move_player(int action);
+  void update_friendly_bullets(int& reward);
+  void update_divers();
+  void update_submarines(int& reward);
+  void update_enemy_bullets();
+  void update_fish(int& reward);
+  int surface();
+  void spawn_enemy(RandomState& random);
+  void spawn_diver(RandomState& random);
+
+  State state_;
+  bool ramping_;
+};
+
+inline StepResult Seaquest::act(int action, RandomState& random) {
+  if (state_.terminal) return {0, true};
+  int reward = 0;
+  if (state_.enemy_spawn_timer == 0) {
+    spawn_enemy(random);
+    state_.enemy_spawn_timer = state_.enemy_spawn_speed;
+  }
+  if (state_.diver_spawn_timer == 0) {
+    spawn_diver(random);
+    state_.diver_spawn_timer = seaquest::kDiverSpawnSpeed;
+  }
+  move_player(action);
+  update_friendly_bullets(reward);
+  update_divers();
+  update_submarines(reward);
+  update_enemy_bullets();
+  update_fish(reward);
+
+  // Python subtracts the bools (timer > 0).
+  state_.enemy_spawn_timer -= state_.enemy_spawn_timer > 0;
+  state_.diver_spawn_timer -= state_.diver_spawn_timer > 0;
+  state_.shot_timer -= state_.shot_timer > 0;
+  if (state_.oxygen <= 0) state_.terminal = true;
+  if (state_.sub_y > 0) {
+    state_.oxygen -= 1;
+    state_.surface = false;
+  } else if (!state_.surface) {
+    // Only a count of exactly 0 ends the game; negative counts surface again.
+    if (state_.diver_count == 0) {
+      state_.terminal = true;
+    } else {
+      reward += surface();
+    }
+  }
+  return {reward, state_.terminal};
+}
+
+inline void Seaquest::move_player(int action) {
+  // action_map[a] with Python's negative-index wrap; a >= 6 is Python's IndexError.
+  if (action < -6 || action > 5) throw std::out_of_range("seaquest: action index out of range");
+  if (action < 0) action += 6;
+  enum : int { kNoop, kLeft, kUp, kRight, kDown, kFire };
+  if (action == kFire && state_.shot_timer == 0) {
+    state_.friendly_bullets.append({static_cast<std::int8_t>(state_.sub_x),
+                                    static_cast<std::int8_t>(state_.sub_y), state_.sub_right});
+    state_.shot_timer = seaquest::kShotCoolDown;
+  } else if (action == kLeft) {
+    state_.sub_x = std::max(0, state_.sub_x - 1);
+    state_.sub_right = false;
+  } else if (action == kRight) {
+    state_.sub_x = std::min(9, state_.sub_x + 1);
+    state_.sub_right = true;
+  } else if (action == kUp) {
+    state_.sub_y = std::max(0, state_.sub_y - 1);
+  } else if (action == kDown) {
+    state_.sub_y = std::min(8, state_.sub_y + 1);
+  }
+}
+
+inline void Seaquest::update_friendly_bullets(int& reward) {
+  auto& bullets = state_.friendly_bullets;
+  if (bullets.empty()) return;  // here and below: only faster, a loop over [] does nothing
+  for (auto bullet = bullets.reversed(); bullet.next();) {
+    bullet->x = static_cast<std::int8_t>(bullet->x + step(bullet->right));
+    if (off_board(bullet->x)) {
+      bullets.remove(*bullet);
+      continue;
+    }
+    bool removed = false;
+    for (auto fish = state_.fish.forward(); fish.next();) {
+      if (bullet->x == fish->x && bullet->y == fish->y) {
+        state_.fish.remove(*fish);
+        bullets.remove(*bullet);
+        reward += 1;
+        removed = true;
+        break;
+      }
+    }
+    if (removed) continue;
+    for (auto sub = state_.submarines.forward(); sub.next();) {
+      if (bullet->x == sub->x && bullet->y == sub->y) {
+        state_.submarines.remove(*sub);
+        bullets.remove(*bullet);
+        reward += 1;
+        break;
+      }
+    }
+  }
+}
+
+inline void Seaquest::update_divers() {
+  auto& divers = state_.divers;
+  if (divers.empty()) return;
+  for (auto diver = divers.reversed(); diver.next();) {
+    if (at_sub(diver->x, diver->y) && state_.diver_count < seaquest::kMaxDivers) {
+      divers.remove(*diver);
+      state_.diver_count += 1;
+    } else if (diver->move_timer == 0) {
+      diver->move_timer = seaquest::kDiverMoveInterval;
+      diver->x = static_cast<std::int8_t>(diver->x + step(diver->right));
+      if (off_board(diver->x)) {
+        divers.remove(*diver);
+      } else if (at_sub(diver->x, diver->y) && state_.diver_count < seaquest::kMaxDivers) {
+        divers.remove(*diver);
+        state_.diver_count += 1;
+      }
+    } else {
+      diver->move_timer -= 1;
+    }
+  }
+}
+
+inline void Seaquest::update_submarines(int& reward) {
+  auto& subs = state_.submarines;
+  if (subs.empty()) return;
+  for (auto sub = subs.reversed(); sub.next();) {
+    if (at_sub(sub->x, sub->y)) state_.terminal = true;
+    if (sub->move_timer == 0) {
+      sub->move_timer = static_cast<std::int8_t>(state_.move_speed);
+      sub->x = static_cast<std::int8_t>(sub->x + step(sub->right));
+      if (off_board(sub->x)) {
+        subs.remove(*sub);
+      } else if (at_sub(sub->x, sub->y)) {
+        state_.terminal = true;
+      } else {
+        for (auto bullet = state_.friendly_bullets.forward(); bullet.next();) {
+          if (sub->x == bullet->x && sub->y == bullet->y) {
+            subs.remove(*sub);
+            state_.friendly_bullets.remove(*bullet);
+            reward += 1;
+            break;
+          }
+        }
+      }
+    } else {
+      sub->move_timer -= 1;
+    }
+    // Python keeps using `sub` here even when it was just removed: a submarine that left the
+    // board or was shot this act still fires (from its last position) if its timer is due.
+    if (sub->shot_timer == 0) {
+      sub->shot_timer = seaquest::kEnemyShotInterval;
+      state_.enemy_bullets.append({sub->x, sub->y, sub->right});
+    } else {
+      sub->shot_timer -= 1;
+    }
+  }
+}
+
+inline void Seaquest::update_enemy_bullets() {
+  auto& bullets = state_.enemy_bullets;
+  if (bullets.empty()) return;
+  for (auto bullet = bullets.reversed(); bullet.next();) {
+    if (at_sub(bullet->x, bullet->y)) state_.terminal = true;
+    bullet->x = static_cast<std::int8_t>(bullet->x + step(bullet->right));
+    if (off_board(bullet->x)) {
+      bullets.remove(*bullet);
+    } else if (at_sub(bullet->x, bullet->y)) {
+      state_.terminal = true;
+    }
+  }
+}
+
+inline void Seaquest::update_fish(int& reward) {
+  auto& fishes = state_.fish;
+  if (fishes.empty()) return;
+  for (auto fish = fishes.reversed(); fish.next();) {
+    if (at_sub(fish->x, fish->y)) state_.terminal = true;
+    if (fish->move_timer == 0) {
+      fish->move_timer = static_cast<std::int8_t>(state_.move_speed);
+      fish->x = static_cast<std::int8_t>(fish->x + step(fish->right));
+      if (off_board(fish->x)) {
+        fishes.remove(*fish);
+      } else if (at_sub(fish->x, fish->y)) {
+        state_.terminal = true;
+      } else {
+        for (auto bullet = state_.friendly_bullets.forward(); bullet.next();) {
+          if (fish->x == bullet->x && fish->y == bullet->y) {
+            fishes.remove(*fish);
+            state_.friendly_bullets.remove(*bullet);
+            reward += 1;
+            break;
+          }
+        }
+      }
+    } else {
+      fish->move_timer -= 1;
+    }
+  }
+}
+
+// Env._surface(): called on reaching the top row with a non-zero diver count.
+inline int Seaquest::surface() {
+  state_.surface = true;
+  int reward = 0;
+  if (state_.diver_count == seaquest::kMaxDivers) {
+    state_.diver_count = 0;
+    // oxygen*10//max_oxygen; oxygen >= 0 here (it only goes negative in a terminal act).
+    reward = state_.oxygen * 10 / seaquest::kMaxOxygen;
+  }
+  state_.oxygen = seaquest::kMaxOxygen;
+  // Also after the reset to 0 above: a full load of 6 divers leaves -1.
+  state_.diver_count -= 1;
+  if (ramping_ && (state_.enemy_spawn_speed > 1 || state_.move_speed > 2)) {
+    if (state_.move_speed > 2 && state_.ramp_index % 2 != 0) state_.move_speed -= 1;
+    if (state_.enemy_spawn_speed > 1) state_.enemy_spawn_speed -= 1;
+    state_.ramp_index += 1;
+  }
+  return reward;
+}
+
+// Env._spawn_enemy(): all three draws happen even when the spawn is then refused.
+inline void Seaquest::spawn_enemy(RandomState& random) {
+  const bool right = random.random_sample() < 1.0 / 2.0;
+  const bool is_sub = random.random_sample() < 1.0 / 3.0;
+  const auto x = static_cast<std::int8_t>(right ? 0 : 9);
+  const auto y = static_cast<std::int8_t>(random.randint(1, 9));
+  // No spawn in a row holding an enemy that moves the other way.
+  for (const auto& sub : state_.submarines) {
+    if (sub.y == y && sub.right != right) return;
+  }
+  for (const auto& fish : state_.fish) {
+    if (fish.y == y && fish.right != right) return;
+  }
+  const auto timer = static_cast<std::int8_t>(state_.move_speed);
+  if (is_sub) {
+    state_.submarines.append({x, y, right, timer, seaquest::kEnemyShotInterval});
+  } else {
+    state_.fish.append({x, y, right, timer});
+  }
+}
+
+// Env._spawn_diver()
+inline void Seaquest::spawn_diver(RandomState& random) {
+  const bool right = random.random_sample() < 1.0 / 2.0;
+  const auto x = static_cast<std::int8_t>(right ? 0 : 9);
+  const auto y = static_cast<std::int8_t>(random.randint(1, 9));
+  state_.divers.append({x, y, right, seaquest::kDiverMoveInterval});
+}
+
+// Env.state(): every cell it sets, in its order. Entity columns are numpy indices: -1 wraps to
+// 9 (cells.hpp) and 10 would be numpy's IndexError, thrown here as std::out_of_range.
+template <class Cell>
+void Seaquest::paint(Cell&& cell) const {
+  const auto column = [](int x) {
+    if (x < -seaquest::kBoardSize || x >= seaquest::kBoardSize)
+      throw std::out_of_range("seaquest: column out of bounds");
+    return x;
+  };
+  const auto trail = [&cell](int y, int x, bool right) {
+    const int back_x = right ? x - 1 : x + 1;
+    if (back_x >= 0 && back_x <= 9) cell(y, back_x, 3);
+  };
+  // Python slice bounds on an axis of 10: negative counts from the end, then clamped.
+  const auto slice_bound = [](int bound) {
+    if (bound < 0) return std::max(0, bound + seaquest::kBoardSize);
+    return std::min(bound, seaquest::kBoardSize);
+  };
+  const State& s = state_;
+  cell(s.sub_y, column(s.sub_x), 0);
+  cell(s.sub_y, column(s.sub_right ? s.sub_x - 1 : s.sub_x + 1), 1);
+  // state[9, 0:max(0,oxygen)*10//max_oxygen, 7]
+  const int oxygen_end = slice_bound(std::max(0, s.oxygen) * 10 / seaquest::kMaxOxygen);
+  for (int x = 0; x < oxygen_end; ++x) cell(9, x, 7);
+  // state[9, 9-diver_count:9, 8]: an empty slice once diver_count <= 0.
+  for (int x = slice_bound(9 - s.diver_count); x < 9; ++x) cell(9, x, 8);
+  for (const auto& bullet : s.friendly_bullets) cell(bullet.y, column(bullet.x), 2);
+  for (const auto& bullet : s.enemy_bullets) cell(bullet.y, column(bullet.x), 4);
+  for (const auto& fish : s.fish) {
+    cell(fish.y, column(fish.x), 5);
+    trail(fish.y, fish.x, fish.right);
+  }
+  for (const auto& sub : s.submarines) {
+    cell(sub.y, column(sub.x), 6);
+    trail(sub.y, sub.x, sub.right);
+  }
+  for (const auto& diver : s.divers) {
+    cell(diver.y, column(diver.x), 9);
+    trail(diver.y, diver.x, diver.right);
+  }
+}
+
+}  // namespace weightspace

@@ -21,7 +21,10 @@ class Batch {
       : slots_(static_cast<std::size_t>(std::max(size, 1))),
         observations_(slots_.size()),
         logits_(slots_.size()),
-        running_(slots_.size()) {}
+        running_(slots_.size()) {
+    starting_.reserve(slots_.size());
+    starting_indices_.reserve(slots_.size());
+  }
 
   int size() const { return static_cast<int>(slots_.size()); }
 
@@ -30,14 +33,23 @@ class Batch {
            bool track_margins) {
     std::int64_t next = first;
     std::size_t running = 0;
+    // Slots are started in groups (after the first fill, those whose episodes ended in the
+    // same step), so their generators are seeded side by side.
     auto start_next = [&](std::size_t slot) {
-      slots_[slot].episode.start(next);
       slots_[slot].index = next++;
+      starting_.push_back(&slots_[slot].episode);
+      starting_indices_.push_back(slots_[slot].index);
+    };
+    auto start_pending = [&] {
+      EpisodeState<G>::start_many(starting_, starting_indices_);
+      starting_.clear();
+      starting_indices_.clear();
     };
     for (std::size_t slot = 0; slot < slots_.size() && next < last; ++slot) {
       start_next(slot);
       running_[running++] = slot;
     }
+    start_pending();
     while (running > 0) {
       for (std::size_t k = 0; k < running; ++k) {
         observe(slots_[running_[k]].episode.environment.game(), observations_[k]);
@@ -55,6 +67,7 @@ class Batch {
         }
         running_[kept++] = slot;
       }
+      start_pending();
       running = kept;
     }
   }
@@ -68,6 +81,8 @@ class Batch {
   std::vector<ActiveInputs> observations_;
   std::vector<Logits> logits_;
   std::vector<std::size_t> running_;
+  std::vector<EpisodeState<G>*> starting_;
+  std::vector<std::int64_t> starting_indices_;
 };
 
 }  // namespace weightspace

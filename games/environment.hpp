@@ -27,6 +27,14 @@ class Environment {
     reset();
   }
 
+  // For callers that seed many environments at once (RandomState::reseed_many): the
+  // generator to seed, then begin_seeded_episode() in place of start_episode().
+  RandomState& generator() { return random_; }
+  void begin_seeded_episode() {
+    last_action_ = 0;
+    reset();
+  }
+
   StepResult act(int action) {
     if (random_.random_sample() < sticky_action_prob_) action = last_action_;
     last_action_ = action;

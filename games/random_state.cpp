@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "games/random_state.hpp"
 
+#include <algorithm>
 #include <bit>
 
 namespace weightspace {
@@ -18,37 +19,64 @@ std::uint64_t mask_for(std::uint64_t range) {
 }
 }  // namespace
 
+namespace {
+constexpr std::uint32_t kSeedMultiplier = 1812433253U;
+}  // namespace
+
 void RandomState::reseed(std::uint32_t seed) {
   key_[0] = seed;
   for (int i = 1; i < kN; ++i) {
-    const std::uint32_t previous = key_[i - 1];
-    key_[i] = 1812433253U * (previous ^ (previous >> 30)) + static_cast<std::uint32_t>(i);
+    const std::uint32_t previous = key_[static_cast<std::size_t>(i - 1)];
+    key_[static_cast<std::size_t>(i)] = kSeedMultiplier * (previous ^ (previous >> 30)) + static_cast<std::uint32_t>(i);
   }
-  position_ = kN;
+  position_ = 0;
+  twisted_ = 0;
   draws_ = 0;
 }
 
-void RandomState::regenerate() {
+void RandomState::reseed_many(std::span<RandomState* const> generators, std::span<const std::uint32_t> seeds) {
+  constexpr std::size_t kLanes = 8;
+  for (std::size_t first = 0; first < generators.size(); first += kLanes) {
+    const std::size_t lanes = std::min(kLanes, generators.size() - first);
+    std::uint32_t chain[kLanes] = {};
+    for (std::size_t lane = 0; lane < lanes; ++lane) chain[lane] = seeds[first + lane];
+    for (std::size_t lane = 0; lane < lanes; ++lane) generators[first + lane]->key_[0] = chain[lane];
+    for (int i = 1; i < kN; ++i) {
+      for (std::size_t lane = 0; lane < kLanes; ++lane) {
+        chain[lane] = kSeedMultiplier * (chain[lane] ^ (chain[lane] >> 30)) + static_cast<std::uint32_t>(i);
+      }
+      for (std::size_t lane = 0; lane < lanes; ++lane) {
+        generators[first + lane]->key_[static_cast<std::size_t>(i)] = chain[lane];
+      }
+    }
+    for (std::size_t lane = 0; lane < lanes; ++lane) {
+      RandomState& generator = *generators[first + lane];
+      generator.position_ = 0;
+      generator.twisted_ = 0;
+      generator.draws_ = 0;
+    }
+  }
+}
+
+void RandomState::twist_next_block() {
+  constexpr int kBlock = 64;
+  if (position_ == kN) position_ = twisted_ = 0;
   auto twist = [](std::uint32_t upper, std::uint32_t lower, std::uint32_t far) {
     const std::uint32_t y = (upper & kUpperMask) | (lower & kLowerMask);
     return far ^ (y >> 1) ^ ((y & 1U) ? kMatrixA : 0U);
   };
-  int i = 0;
-  for (; i < kN - kM; ++i) key_[i] = twist(key_[i], key_[i + 1], key_[i + kM]);
-  for (; i < kN - 1; ++i) key_[i] = twist(key_[i], key_[i + 1], key_[i + kM - kN]);
-  key_[kN - 1] = twist(key_[kN - 1], key_[0], key_[kM - 1]);
-  position_ = 0;
-}
-
-std::uint32_t RandomState::next_uint32() {
-  if (position_ == kN) regenerate();
-  std::uint32_t y = key_[position_++];
-  ++draws_;
-  y ^= (y >> 11);
-  y ^= (y << 7) & 0x9d2c5680U;
-  y ^= (y << 15) & 0xefc60000U;
-  y ^= (y >> 18);
-  return y;
+  // The textbook twist's three ranges, entered part way: below kN - kM the far word is still
+  // old; above it the far word (i + kM - kN) is already new, as is key_[0] for the last word.
+  const int end = std::min(twisted_ + kBlock, kN);
+  std::uint32_t* key = key_.data();
+  int i = twisted_;
+  for (; i < end && i < kN - kM; ++i) key[i] = twist(key[i], key[i + 1], key[i + kM]);
+  for (; i < end && i < kN - 1; ++i) key[i] = twist(key[i], key[i + 1], key[i + kM - kN]);
+  if (i < end) {
+    key[kN - 1] = twist(key[kN - 1], key[0], key[kM - 1]);
+    ++i;
+  }
+  twisted_ = i;
 }
 
 double RandomState::random_sample() {

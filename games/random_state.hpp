@@ -17,8 +17,22 @@ class RandomState {
   // np.random.RandomState(seed): the textbook init_genrand, no output drawn.
   void reseed(std::uint32_t seed);
 
+  // reseed() of several generators at once, with identical results. Seeding is a chain of 623
+  // dependent multiplies; running up to eight chains side by side hides their latency, which
+  // matters because every grader episode seeds two fresh generators.
+  static void reseed_many(std::span<RandomState* const> generators, std::span<const std::uint32_t> seeds);
+
   // One tempered MT19937 output (numpy's next_uint32, std::mt19937's operator()).
-  std::uint32_t next_uint32();
+  std::uint32_t next_uint32() {
+    if (position_ == twisted_) twist_next_block();
+    std::uint32_t y = key_[static_cast<std::size_t>(position_++)];
+    ++draws_;
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+  }
 
   // random_sample() / rand(): 53 bits from two words, (a >> 5, b >> 6).
   double random_sample();
@@ -47,16 +61,21 @@ class RandomState {
   // Total number of 32-bit words drawn since the last reseed.
   std::uint64_t draws() const { return draws_; }
 
-  // The generator state (key and position), as numpy's get_state() reports it.
+  // The generator state (key and position), as numpy's get_state() reports it. The twist is
+  // done lazily, block by block, so key() mixes twisted and not-yet-twisted words; it is only
+  // meaningful right after seeding (tests compare the seeded key).
   const std::array<std::uint32_t, 624>& key() const { return key_; }
-  int position() const { return position_; }
 
  private:
-  void regenerate();
+  // MT19937 regenerates all 624 words when they are used up. Word i of the new block depends
+  // only on words i, i+1 and i+397 (mod 624) of the old one, so the twist can run in blocks,
+  // ascending, as the words are drawn: a short episode twists a few words, not all 624.
+  void twist_next_block();
   std::uint64_t bounded(std::uint64_t range);
 
   std::array<std::uint32_t, 624> key_{};
-  int position_ = 624;
+  int position_ = 0;   // next word to temper and return
+  int twisted_ = 0;    // words [0, twisted_) of the current block are twisted
   std::uint64_t draws_ = 0;
 };
 

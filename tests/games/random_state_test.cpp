@@ -156,5 +156,24 @@ TEST(RandomState, InterleavedCallsShareOneStateAsInNumpy) {
   }
 }
 
+TEST(RandomState, ReseedManyEqualsReseedingOneByOne) {
+  for (const std::size_t count : {1, 2, 7, 8, 9, 20}) {
+    std::vector<RandomState> many(count), single(count);
+    std::vector<RandomState*> pointers;
+    std::vector<std::uint32_t> seeds;
+    for (std::size_t i = 0; i < count; ++i) {
+      many[i].random_sample();  // a used state must be fully replaced
+      pointers.push_back(&many[i]);
+      seeds.push_back(i % 3 == 0 ? 0xffffffffU - static_cast<std::uint32_t>(i) : 1729U + static_cast<std::uint32_t>(i));
+      single[i].reseed(seeds.back());
+    }
+    RandomState::reseed_many(pointers, seeds);
+    for (std::size_t i = 0; i < count; ++i) {
+      EXPECT_EQ(many[i].draws(), 0U);
+      for (int k = 0; k < 1500; ++k) ASSERT_EQ(many[i].next_uint32(), single[i].next_uint32()) << count << " " << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace weightspace

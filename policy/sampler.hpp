@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <array>
+
+#include "games/random_state.hpp"
+#include "policy/forward.hpp"
+
+namespace weightspace {
+
+// verify.sample_action's softmax and the cdf RandomState.choice builds from it.
+struct ActionDistribution {
+  // shifted = float64(logits) - float64(max(logits)); p = exp(shifted) with glibc exp;
+  // p /= ((((((0 + p0) + p1) + p2) + p3) + p4) + p5), numpy's sum of six float64 values.
+  // This is numpy's result on CPUs without AVX512F; numpy's own AVX512F exp can differ by an
+  // ulp (tests/golden/README.md, "exp").
+  std::array<double, kActionCount> probabilities;
+  // cumsum(probabilities) / its last entry, as RandomState::choice_cdf.
+  std::array<double, kActionCount> cdf;
+};
+
+ActionDistribution action_distribution(const Logits& logits);
+
+// One draw of verify.sample_action with everything the engine's diagnostics look at.
+struct ActionSample {
+  ActionDistribution distribution;
+  double uniform = 0.0;  // the random_sample() choice() drew
+  int action = 0;        // number of cdf entries <= uniform
+
+  // Distance from the uniform to the nearest of the five inner cdf edges (cdf[0..4]): how far
+  // this step was from sampling a different action, as the golden per_episode_min_margin.
+  double margin() const;
+};
+
+// verify.sample_action(logits, random): draws exactly one random_sample() (two 32-bit words).
+// The action is always numpy's; sample_action gets there faster by deciding with an
+// approximate softmax whenever the draw is clearly away from every cdf edge, and computing the
+// exact distribution otherwise. sample_action_detailed always computes it.
+int sample_action(const Logits& logits, RandomState& random);
+ActionSample sample_action_detailed(const Logits& logits, RandomState& random);
+
+namespace detail {
+// The action sample_action returns for the draw `uniform` (tests drive the fallback with it).
+int action_for_uniform(const Logits& logits, double uniform);
+}  // namespace detail
+
+}  // namespace weightspace

@@ -50,10 +50,18 @@ Grade grade(const GradeRequest& request, std::string_view answer) {
   double score_cap = 0.0;
   const std::size_t count = request.episodes > 0 ? static_cast<std::size_t>(request.episodes) : 0;
   result.episodes.resize(count);
-  const bool known = with_game(request.source, request.game, [&](const auto& entry) {
-    score_cap = entry.score_cap;
-    run_episodes<typename std::remove_cvref_t<decltype(entry)>::type>(parsed.weights, result.episodes, request.run);
-  });
+  bool known = false;
+  try {
+    known = with_game(request.source, request.game, [&](const auto& entry) {
+      score_cap = entry.score_cap;
+      run_episodes<typename std::remove_cvref_t<decltype(entry)>::type>(parsed.weights, result.episodes, request.run);
+    });
+  } catch (const GameError& error) {
+    // MinAtar itself would raise here and the Python grader would crash.
+    result.episodes.clear();
+    result.reward = failure(request, error.kind(), error.what());
+    return result;
+  }
   if (!known) {
     result.episodes.clear();
     result.reward = failure(request, "ModuleNotFoundError",

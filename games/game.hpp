@@ -4,6 +4,8 @@
 #include <array>
 #include <concepts>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 #include "games/random_state.hpp"
@@ -14,6 +16,19 @@ namespace weightspace {
 struct StepResult {
   int reward = 0;
   bool terminal = false;
+};
+
+// A state on which the Python game itself raises (a MinAtar bug path the grader does not
+// catch, so the Python grader would crash). kind() is the Python exception class. The engine
+// turns it into a failed grade instead of a crash.
+class GameError : public std::runtime_error {
+ public:
+  GameError(std::string python_kind, const std::string& message)
+      : std::runtime_error(message), kind_(std::move(python_kind)) {}
+  const std::string& kind() const { return kind_; }
+
+ private:
+  std::string kind_;
 };
 
 // Every game is a plain value type with a fixed-size state:

@@ -1,1 +1,55 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "parser/answer.hpp"
+
+#include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "parser/fence.hpp"
+#include "parser/numpy/apply_edits.hpp"
+#include "parser/python/grammar.hpp"
+#include "parser/python/statement.hpp"
+#include "parser/utf8.hpp"
+
+namespace weightspace {
+
+namespace {
+
+ParsedAnswer failure(EditError error) {
+  ParsedAnswer parsed;
+  parsed.error.emplace(std::move(error));
+  return parsed;
+}
+
+}  // namespace
+
+ParsedAnswer parse_answer(std::string_view answer) {
+  if (answer.size() > kMaxAnswerBytes) {
+    return failure(EditError("MemoryError", "the answer is " + std::to_string(answer.size()) +
+                                                " bytes; weightspace accepts at most " +
+                                                std::to_string(kMaxAnswerBytes) + " (16 MiB)"));
+  }
+  if (const auto problem = utf8::find_decode_problem(answer, utf8::Surrogates::Allow)) {
+    return failure(EditError("UnicodeDecodeError", problem->message() + " (the answer is not text)"));
+  }
+  const std::optional<std::string_view> block = last_edits_block(answer);
+  if (!block) return failure(EditError("ValueError", "answer has no edits block"));
+  try {
+    const std::vector<Statement> statements = parse_edits_block(*block);
+    ParsedAnswer parsed;
+    const EditSummary summary = apply_statements(statements, parsed.weights);
+    parsed.success = true;
+    parsed.edit_count = summary.edit_count;
+    parsed.nonzero_weights = summary.nonzero_weights;
+    return parsed;
+  } catch (EditError& error) {
+    return failure(std::move(error));
+  } catch (const std::bad_alloc&) {
+    // The limits of the front end keep real answers far from this; it is here so that
+    // parse_answer keeps its promise of never throwing for bad input.
+    return failure(EditError("MemoryError", "out of memory while parsing the edits block"));
+  }
+}
+
+}  // namespace weightspace

@@ -101,7 +101,7 @@ class Freeway {
   // state(): the trail channel is chosen by an if/elif chain on abs(car[3]) in 1..5. With a
   // zero velocity no branch runs and Python reuses `trail` from the previous car of the same
   // call; for car 0 the name is unbound and state() raises UnboundLocalError, which the
-  // grader does not catch. That case throws std::domain_error here.
+  // grader does not catch. That case throws GameError here.
   template <class Cell>
   void paint(Cell&& cell) const {
     cell(state_.position, kChickenColumn, 0);
@@ -116,7 +116,7 @@ class Freeway {
       else if (back_x > 9) back_x = 0;
       const int speed = magnitude(velocity);
       if (speed >= 1 && speed <= 5) trail = 1 + speed;
-      if (trail < 0) throw std::domain_error("freeway state(): car 0 has speed 0 (Python UnboundLocalError)");
+      if (trail < 0) throw GameError("UnboundLocalError", "freeway: car 0 has speed 0, so MinAtar's state() has no trail channel for it");
       cell(row, back_x, trail);
     }
   }

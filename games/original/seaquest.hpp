@@ -387,12 +387,12 @@ inline void Seaquest::spawn_diver(RandomState& random) {
 }
 
 // Env.state(): every cell it sets, in its order. Entity columns are numpy indices: -1 wraps to
-// 9 (cells.hpp) and 10 would be numpy's IndexError, thrown here as std::out_of_range.
+// 9 (cells.hpp) and 10 would be numpy's IndexError, thrown here as GameError.
 template <class Cell>
 void Seaquest::paint(Cell&& cell) const {
   const auto column = [](int x) {
     if (x < -seaquest::kBoardSize || x >= seaquest::kBoardSize)
-      throw std::out_of_range("seaquest: column out of bounds");
+      throw GameError("IndexError", "seaquest: an entity is painted at column 10, outside the 10x10 state");
     return x;
   };
   const auto trail = [&cell](int y, int x, bool right) {

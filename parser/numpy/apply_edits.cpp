@@ -1,1 +1,101 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "parser/numpy/apply_edits.hpp"
+
+#include <openssl/evp.h>
+
+#include <bit>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+
+#include "parser/numpy/assign.hpp"
+#include "parser/numpy/augmented.hpp"
+#include "parser/numpy/index.hpp"
+#include "parser/numpy/located_error.hpp"
+
+namespace weightspace {
+namespace {
+
+const TensorShape* find_tensor(const std::string& name) {
+  for (const TensorShape& shape : kTensorShapes) {
+    if (shape.name == name) return &shape;
+  }
+  return nullptr;
+}
+
+// One statement of verify.apply_edits, checks in the order it makes them.
+void apply_statement(const Statement& statement, Weights& weights) {
+  const int line = statement.line;
+  const int column = statement.column;
+  if (statement.shape == Statement::Shape::NotAnAssignment) {
+    throw located_error("ValueError", "edits may contain only assignments", line, column);
+  }
+  if (statement.target_error) throw *statement.target_error;
+  const TensorShape* shape = find_tensor(statement.tensor);
+  if (shape == nullptr) {
+    // Identifiers cannot hold quotes or unprintable characters, so repr() is plain quoting.
+    throw located_error("ValueError", "unknown tensor '" + statement.tensor + "'", line, column);
+  }
+  check_python_key(statement);
+  const PyValue& value = value_or_raise(statement.value);
+  const bool augmented = statement.shape == Statement::Shape::AugAssign;
+  if (augmented && statement.op == Statement::Operator::Other) {
+    throw located_error("ValueError", "only *=, +=, and -= augmented edits are allowed", line, column);
+  }
+  float* tensor_data = weights.values().data() + shape->offset;
+  const TensorView view = select_view(statement, tensor_data, *shape);
+  try {
+    if (augmented) {
+      augment_value(view, statement.op, value);
+    } else {
+      assign_value(view, value);
+    }
+  } catch (const EditError& error) {
+    throw with_place(error, line, column);
+  }
+}
+
+}  // namespace
+
+EditSummary apply_statements(std::span<const Statement> statements, Weights& weights) {
+  EditSummary summary;
+  for (const Statement& statement : statements) {
+    apply_statement(statement, weights);
+    ++summary.edit_count;
+  }
+  // np.isfinite and np.max(np.abs(values)) > 1e6 on the float32 values.
+  float largest = 0.0f;
+  bool finite = true;
+  for (const float value : weights.values()) {
+    finite = finite && std::isfinite(value);
+    largest = std::max(largest, std::fabs(value));
+    summary.nonzero_weights += value != 0.0f ? 1 : 0;
+  }
+  if (!finite || largest > 1e6f) {
+    throw EditError("ValueError", "weights must be finite and have absolute value at most 1e6");
+  }
+  return summary;
+}
+
+std::string weights_sha256(const Weights& weights) {
+  static_assert(std::endian::native == std::endian::little, "the digest is over little-endian float32 bytes");
+  const std::span<const float> values = weights.values();
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int digest_length = 0;
+  const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+  if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1 ||
+      EVP_DigestUpdate(context.get(), values.data(), values.size_bytes()) != 1 ||
+      EVP_DigestFinal_ex(context.get(), digest, &digest_length) != 1) {
+    throw std::runtime_error("OpenSSL SHA-256 failed");
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(2 * digest_length);
+  for (unsigned int i = 0; i < digest_length; ++i) {
+    hex.push_back(kHex[digest[i] >> 4]);
+    hex.push_back(kHex[digest[i] & 0xF]);
+  }
+  return hex;
+}
+
+}  // namespace weightspace

@@ -1,1 +1,223 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// parse_edits_block: what compile() does to the source string before tokenizing, then the
+// per-statement view of verify.apply_edits.
+#include "parser/python/grammar.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "parser/python/literal_eval.hpp"
+#include "parser/python/parser.hpp"
+#include "parser/python/utf8.hpp"
+
+namespace weightspace {
+namespace {
+
+using python::Node;
+using python::NodeIndex;
+using python::NodeKind;
+using python::ParsedStatement;
+using python::Tree;
+
+// weightspace's limits on hostile input; a realistic answer (every weight assigned once) is
+// about 0.5 MB and 20486 statements. Past them: ValueError, a clear error instead of seconds
+// of work and hundreds of MB.
+constexpr std::size_t kMaxSourceBytes = 4u << 20;
+constexpr std::size_t kMaxStatements = 100000;
+
+[[noreturn]] void surrogate_error(std::size_t position, std::size_t count, char32_t first) {
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "%04x", static_cast<unsigned>(first));
+  std::string message = "'utf-8' codec can't encode ";
+  if (count == 1) {
+    message += std::string("character '\\u") + hex + "' in position " + std::to_string(position);
+  } else {
+    message += "characters in position " + std::to_string(position) + "-" +
+               std::to_string(position + count - 1);
+  }
+  throw EditError("UnicodeEncodeError", message + ": surrogates not allowed");
+}
+
+// Length of the UTF-8 (or WTF-8 surrogate) sequence at `offset`, 0 if malformed.
+std::size_t sequence_length(std::string_view text, std::size_t offset) {
+  const auto byte = [&](std::size_t index) {
+    return index < text.size() ? static_cast<unsigned char>(text[index]) : 0u;
+  };
+  const unsigned lead = byte(offset);
+  const auto continuation = [&](std::size_t index) { return (byte(index) & 0xC0) == 0x80; };
+  if (lead < 0x80) return 1;
+  if (lead >= 0xC2 && lead <= 0xDF) return continuation(offset + 1) ? 2 : 0;
+  if (lead >= 0xE0 && lead <= 0xEF) {
+    const unsigned second = byte(offset + 1);
+    if (lead == 0xE0 && second < 0xA0) return 0;
+    return continuation(offset + 1) && continuation(offset + 2) ? 3 : 0;
+  }
+  if (lead >= 0xF0 && lead <= 0xF4) {
+    const unsigned second = byte(offset + 1);
+    if ((lead == 0xF0 && second < 0x90) || (lead == 0xF4 && second >= 0x90)) return 0;
+    return continuation(offset + 1) && continuation(offset + 2) && continuation(offset + 3) ? 4
+                                                                                           : 0;
+  }
+  return 0;
+}
+
+// compile(str): encode to UTF-8 (lone surrogates fail), refuse NUL, then the tokenizer's
+// translate_newlines: CRLF and lone CR become LF and a final LF is added.
+std::string prepare_source(std::string_view body) {
+  if (body.size() > kMaxSourceBytes) {
+    throw EditError("ValueError", "edits block is larger than " +
+                                      std::to_string(kMaxSourceBytes >> 20) +
+                                      " MiB (weightspace limit)");
+  }
+  bool has_nul = false;
+  std::size_t position = 0;
+  for (std::size_t offset = 0; offset < body.size(); ++position) {
+    const std::size_t length = sequence_length(body, offset);
+    if (length == 0) {
+      throw EditError("UnicodeDecodeError",
+                      "edits block is not valid UTF-8 (byte " + std::to_string(offset) + ")");
+    }
+    if (length == 3 && static_cast<unsigned char>(body[offset]) == 0xED &&
+        static_cast<unsigned char>(body[offset + 1]) >= 0xA0) {
+      std::uint32_t cursor = static_cast<std::uint32_t>(offset);
+      const char32_t first = python::decode_utf8(body, cursor);
+      std::size_t count = 1;
+      std::size_t next = offset + 3;
+      while (next + 2 < body.size() && static_cast<unsigned char>(body[next]) == 0xED &&
+             static_cast<unsigned char>(body[next + 1]) >= 0xA0) {
+        ++count;
+        next += 3;
+      }
+      surrogate_error(position, count, first);
+    }
+    has_nul = has_nul || body[offset] == '\0';
+    offset += length;
+  }
+  if (has_nul) throw EditError("ValueError", "source code string cannot contain null bytes");
+  // translate_newlines, including its quirk: when the source ends with CRLF the loop stops on
+  // the string's end while skipping the LF, so one more LF is appended ("a\r\n" -> "a\n\n").
+  std::string source;
+  source.reserve(body.size() + 2);
+  bool skip_next_lf = false;
+  char last = '\0';
+  for (std::size_t offset = 0; offset < body.size(); ++offset) {
+    char character = body[offset];
+    if (skip_next_lf) {
+      skip_next_lf = false;
+      if (character == '\n') {
+        if (++offset == body.size()) {
+          last = '\0';
+          break;
+        }
+        character = body[offset];
+      }
+    }
+    if (character == '\r') {
+      skip_next_lf = true;
+      character = '\n';
+    }
+    source += character;
+    last = character;
+  }
+  if (last != '\n') source += '\n';
+  return source;
+}
+
+int character_column(std::string_view source, const Node& node) {
+  const std::uint32_t line_start = node.begin - static_cast<std::uint32_t>(node.column);
+  return static_cast<int>(python::count_code_points(source.substr(line_start, node.begin - line_start))) + 1;
+}
+
+class StatementBuilder {
+ public:
+  explicit StatementBuilder(std::string_view source) : source_(source) {}
+
+  Statement build(const Tree& tree, const ParsedStatement& parsed) {
+    Statement statement;
+    statement.line = parsed.line;
+    if (parsed.shape == ParsedStatement::Shape::Other) {
+      statement.shape = Statement::Shape::NotAnAssignment;
+      if (parsed.target != python::kNoNode) statement.column = column(tree, parsed.target);
+      return statement;
+    }
+    const Node& target = tree.at(parsed.target);
+    statement.column = character_column(source_, target);
+    if (parsed.shape == ParsedStatement::Shape::Assign) {
+      statement.shape = Statement::Shape::Assign;
+    } else {
+      statement.shape = Statement::Shape::AugAssign;
+      switch (parsed.operation) {
+        case python::BinaryOperator::Add: statement.op = Statement::Operator::Add; break;
+        case python::BinaryOperator::Sub: statement.op = Statement::Operator::Sub; break;
+        case python::BinaryOperator::Mult: statement.op = Statement::Operator::Mult; break;
+        default: statement.op = Statement::Operator::Other; break;
+      }
+    }
+    const bool indexes_a_name = target.kind == NodeKind::Subscript &&
+                                tree.at(tree.child(target, 0)).kind == NodeKind::Name;
+    if (!indexes_a_name) {
+      statement.target_error = EditError("ValueError", "edit target must index a named tensor",
+                                         statement.line, statement.column);
+      return statement;
+    }
+    const Node& name = tree.at(tree.child(target, 0));
+    statement.tensor = name.extra >= 0 ? tree.name(name.extra)
+                                       : std::string(source_.substr(name.begin, name.end - name.begin));
+    const NodeIndex index = tree.child(target, 1);
+    const Node& index_node = tree.at(index);
+    if (index_node.kind == NodeKind::Tuple) {
+      statement.index_is_tuple = true;
+      for (const NodeIndex element : tree.children(index_node)) {
+        statement.index.push_back(item(tree, element));
+      }
+    } else {
+      statement.index.push_back(item(tree, index));
+    }
+    statement.value = python::literal_eval(tree, source_, parsed.value, budget_);
+    return statement;
+  }
+
+ private:
+  int column(const Tree& tree, NodeIndex node) const { return character_column(source_, tree.at(node)); }
+
+  IndexItem item(const Tree& tree, NodeIndex element) {
+    IndexItem result;
+    const Node& node = tree.at(element);
+    result.line = node.line;
+    result.column = character_column(source_, node);
+    if (node.kind != NodeKind::Slice) {
+      result.index = python::literal_eval(tree, source_, element, budget_);
+      return result;
+    }
+    result.is_slice = true;
+    std::optional<Evaluated<PyValue>>* bounds[3] = {&result.lower, &result.upper, &result.step};
+    for (int position = 0; position < 3; ++position) {
+      const NodeIndex bound = tree.child(node, position);
+      if (bound != python::kNoNode) *bounds[position] = python::literal_eval(tree, source_, bound, budget_);
+    }
+    return result;
+  }
+
+  std::string_view source_;
+  std::size_t budget_ = 0;
+};
+
+}  // namespace
+
+std::vector<Statement> parse_edits_block(std::string_view body) {
+  const std::string source = prepare_source(body);
+  python::Parser parser(source);
+  StatementBuilder builder(source);
+  std::vector<Statement> statements;
+  parser.parse_file([&](const Tree& tree, const ParsedStatement& parsed) {
+    if (statements.size() == kMaxStatements) {
+      throw EditError("ValueError", "edits block has more than " + std::to_string(kMaxStatements) +
+                                        " statements (weightspace limit)",
+                      parsed.line, 0);
+    }
+    statements.push_back(builder.build(tree, parsed));
+  });
+  return statements;
+}
+
+}  // namespace weightspace

@@ -209,7 +209,7 @@ TEST(Freeway, SpeedZeroCar) {
   state = quiet_state();
   set_car(state, 0, 2, 0, 0);
   game.restore(state);
-  EXPECT_THROW(raw_state(game), std::domain_error);
+  EXPECT_THROW(raw_state(game), GameError);
 }
 
 }  // namespace

@@ -289,7 +289,7 @@ TEST(Seaquest, RemoveTakesTheFirstEqualSubmarine) {
   game.act(kNoop, random);
   EXPECT_EQ(contents(game.state().submarines), (std::vector<Submarine>{{10, 3, true, 4, 9}}));
   EXPECT_TRUE(game.state().enemy_bullets.empty());
-  EXPECT_THROW(raw_state(game), std::out_of_range);
+  EXPECT_THROW(raw_state(game), GameError);
 }
 
 TEST(Seaquest, EnemiesHitThePlayerBeforeAndAfterMoving) {

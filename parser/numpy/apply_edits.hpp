@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "parser/python/statement.hpp"
+#include "policy/weights.hpp"
+
+namespace weightspace {
+
+struct EditSummary {
+  int edit_count = 0;                 // statements applied (verify.apply_edits' second value)
+  std::int64_t nonzero_weights = 0;   // values != 0 over the six tensors; -0.0 does not count
+};
+
+// Applies the statements in order to `weights` exactly as verify.apply_edits does with numpy
+// 1.24 on float32 tensors, then runs its final check ("weights must be finite and have absolute
+// value at most 1e6"). Throws EditError with the Python exception class of the first failure;
+// `weights` is then partly edited and meaningless.
+EditSummary apply_statements(std::span<const Statement> statements, Weights& weights);
+
+// Lowercase hex SHA-256 of the 81944 little-endian float32 bytes W1, b1, W2, b2, W3, b3.
+std::string weights_sha256(const Weights& weights);
+
+}  // namespace weightspace

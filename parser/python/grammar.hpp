@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "parser/python/statement.hpp"
+
+namespace weightspace {
+
+// verify.apply_edits' view of an edits block: `ast.parse(body, mode="exec")` as CPython 3.11
+// runs it, then, per top-level statement, its shape, target and the ast.literal_eval outcome
+// of every index element and value.
+//
+// Throws EditError for whatever ast.parse raises: SyntaxError / IndentationError / TabError
+// with line and column, ValueError "source code string cannot contain null bytes",
+// UnicodeEncodeError for lone surrogates (WTF-8 in `body`), MemoryError and RecursionError
+// where CPython's parser and ast conversion give up on deep nesting. Also throws ValueError for
+// weightspace's own limits on hostile input (see grammar.cpp). Literal errors are not thrown:
+// they are stored in the statements, to be raised when the back end reaches them.
+std::vector<Statement> parse_edits_block(std::string_view body);
+
+}  // namespace weightspace

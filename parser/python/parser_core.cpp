@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Token access, the two passes, and how a failure becomes the exception CPython raises.
+#include <algorithm>
+
+#include "parser/python/parser.hpp"
+#include "parser/python/utf8.hpp"
+
+namespace weightspace::python {
+namespace {
+
+
+}  // namespace
+
+Parser::Parser(std::string_view source) : source_(source), tokenizer_(source) {
+  tokens_.reserve(std::min<std::size_t>(source.size() / 2 + 16, 1 << 16));
+}
+
+const Token& Parser::peek(std::size_t ahead) {
+  while (tokens_.size() <= position_ + ahead) {
+    tokens_.push_back(tokenizer_.next());
+    if (tokens_.back().kind == TokenKind::Error) raise_tokenizer_error(tokens_.back());
+  }
+  return tokens_[position_ + ahead];
+}
+
+Token Parser::consume() {
+  const Token token = peek(0);
+  ++position_;
+  return token;
+}
+
+bool Parser::accept(Op op) {
+  if (!at(op)) return false;
+  ++position_;
+  return true;
+}
+
+bool Parser::accept(Keyword keyword) {
+  if (!at(keyword)) return false;
+  ++position_;
+  return true;
+}
+
+void Parser::expect(Op op) {
+  if (!accept(op)) fail();
+}
+
+void Parser::expect(Keyword keyword) {
+  if (!accept(keyword)) fail();
+}
+
+// pegen's forced tokens (`&&':'`): a missing one is an error at once, even in the first pass.
+void Parser::expect_forced(Op op, const char* text) {
+  if (accept(op)) return;
+  raise_at_token(std::string("expected '") + text + "'", next_token());
+}
+
+Token Parser::expect_name() {
+  const Token token = next_token();
+  if (token.kind != TokenKind::Name || (token.keyword() != Keyword::None &&
+                                        token.keyword() < Keyword::SoftMatch)) {
+    fail();
+  }
+  return consume();
+}
+
+void Parser::fail() { throw SyntaxFailure{}; }
+
+Parser::Mark Parser::mark() const {
+  return Mark{position_, tree_.node_count(), tree_.child_slots(), scratch_.size()};
+}
+
+void Parser::reset(const Mark& saved) {
+  position_ = saved.position;
+  tree_.truncate(saved.nodes, saved.child_slots);
+  scratch_.resize(saved.scratch);
+}
+
+void Parser::enter_level(int cost) {
+  level_ += cost;
+  if (level_ > kMaxParserLevel) {
+    const Token token = tokens_.empty() ? Token{} : tokens_[std::min(position_, tokens_.size() - 1)];
+    // pegen raises MemoryError (an empty message) when its rule stack overflows.
+    throw EditError("MemoryError", "", token.line, 0);
+  }
+}
+
+EditError Parser::tokenizer_error(const Token& token) {
+  const TokenizerError& error = tokenizer_.error();
+  const std::uint32_t line_start = tokenizer_.line_start();
+  const std::uint32_t cursor = std::max(tokenizer_.cursor(), line_start);
+  const int cursor_column =
+      cursor == line_start ? 0 : tokenizer_.character_column(line_start, cursor);
+  switch (error.type) {
+    case TokenizerError::Type::Immediate:
+      return *error.error;
+    case TokenizerError::Type::InconsistentTabs:
+      return syntax_error("TabError", "inconsistent use of tabs and spaces in indentation",
+                          token.line, 1);
+    case TokenizerError::Type::TooDeep:
+      return syntax_error("IndentationError", "too many levels of indentation", token.line, 1);
+    case TokenizerError::Type::Dedent:
+      return syntax_error("IndentationError",
+                          "unindent does not match any outer indentation level", token.line,
+                          cursor_column);
+    case TokenizerError::Type::LineContinuation:
+      return syntax_error("SyntaxError", "unexpected character after line continuation character",
+                          token.line, cursor_column);
+    case TokenizerError::Type::EndOfFile:
+      if (tokenizer_.level() > 0) {
+        const int line = tokenizer_.open_bracket_line();
+        std::string message = "'";
+        message += tokenizer_.open_bracket();
+        message += "' was never closed";
+        return syntax_error("SyntaxError", message, line, tokenizer_.open_bracket_column());
+      }
+      return syntax_error("SyntaxError", "unexpected EOF while parsing", token.line, cursor_column);
+  }
+  return syntax_error("SyntaxError", "unknown parsing error", token.line, 0);
+}
+
+void Parser::raise_tokenizer_error(const Token& token) { throw tokenizer_error(token); }
+
+// 1-based character column of a byte column on `line` (1-based), as pegen converts it.
+int Parser::character_column(int line, int byte_column) const {
+  if (line <= 0 || byte_column < 0) return 0;
+  // Find the line start by walking back from a token on that line.
+  std::uint32_t line_start = 0;
+  bool found = false;
+  for (std::size_t index = tokens_.size(); index-- > 0;) {
+    const Token& token = tokens_[index];
+    if (token.line == line && token.column >= 0 && token.kind != TokenKind::Error) {
+      line_start = token.start - static_cast<std::uint32_t>(token.column);
+      found = true;
+      break;
+    }
+  }
+  if (!found) {
+    int current = 1;
+    for (std::uint32_t offset = 0; offset < source_.size() && current < line; ++offset) {
+      if (source_[offset] == '\n') {
+        ++current;
+        line_start = offset + 1;
+      }
+    }
+  }
+  std::uint32_t end = line_start + static_cast<std::uint32_t>(byte_column);
+  end = std::min<std::uint32_t>(end, static_cast<std::uint32_t>(source_.size()));
+  // The byte at the column counts even if it starts a multi-byte character.
+  return static_cast<int>(count_code_points(source_.substr(line_start, end - line_start))) + 1;
+}
+
+}  // namespace weightspace::python

@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Expressions (Grammar/python.gram, "EXPRESSIONS"): one function per precedence level, binary
+// operators by precedence climbing. Each function charges the rule calls pegen makes for it,
+// so deep nesting hits the MemoryError limit where CPython does (see kMaxParserLevel).
+#include <algorithm>
+
+#include "parser/python/names.hpp"
+#include "parser/python/parser.hpp"
+
+namespace weightspace::python {
+namespace {
+
+// Binary operator precedence, loosest first: | ^ & << >> + - * / // % @
+int precedence(Op op) {
+  switch (op) {
+    case Op::VerticalBar: return 1;
+    case Op::Circumflex: return 2;
+    case Op::Ampersand: return 3;
+    case Op::LeftShift:
+    case Op::RightShift: return 4;
+    case Op::Plus:
+    case Op::Minus: return 5;
+    case Op::Star:
+    case Op::Slash:
+    case Op::DoubleSlash:
+    case Op::Percent:
+    case Op::At: return 6;
+    default: return 0;
+  }
+}
+
+BinaryOperator binary_operator(Op op) {
+  switch (op) {
+    case Op::VerticalBar: return BinaryOperator::BitOr;
+    case Op::Circumflex: return BinaryOperator::BitXor;
+    case Op::Ampersand: return BinaryOperator::BitAnd;
+    case Op::LeftShift: return BinaryOperator::LShift;
+    case Op::RightShift: return BinaryOperator::RShift;
+    case Op::Plus: return BinaryOperator::Add;
+    case Op::Minus: return BinaryOperator::Sub;
+    case Op::Star: return BinaryOperator::Mult;
+    case Op::Slash: return BinaryOperator::Div;
+    case Op::DoubleSlash: return BinaryOperator::FloorDiv;
+    case Op::Percent: return BinaryOperator::Mod;
+    default: return BinaryOperator::MatMult;
+  }
+}
+
+}  // namespace
+
+bool Parser::can_start_expression(bool allow_star) {
+  const Token token = next_token();
+  switch (token.kind) {
+    case TokenKind::Name: {
+      const Keyword keyword = token.keyword();
+      return keyword == Keyword::None || keyword >= Keyword::SoftMatch ||
+             keyword == Keyword::False || keyword == Keyword::NoneValue ||
+             keyword == Keyword::True || keyword == Keyword::Not || keyword == Keyword::Lambda ||
+             keyword == Keyword::Await;
+    }
+    case TokenKind::Number:
+    case TokenKind::String: return true;
+    case TokenKind::Operator:
+      switch (token.op()) {
+        case Op::LeftParen:
+        case Op::LeftBracket:
+        case Op::LeftBrace:
+        case Op::Ellipsis:
+        case Op::Minus:
+        case Op::Plus:
+        case Op::Tilde: return true;
+        case Op::Star: return allow_star;
+        default: return false;
+      }
+    default: return false;
+  }
+}
+
+NodeIndex Parser::star_expressions() {
+  LevelGuard guard(*this, 1);
+  const Token first = next_token();
+  const NodeIndex head = star_expression();
+  if (!at(Op::Comma)) return head;
+  const std::size_t base = scratch_.size();
+  scratch_.push_back(head);
+  while (accept(Op::Comma)) {
+    if (!can_start_expression(true)) break;
+    const NodeIndex element = star_expression();
+    scratch_.push_back(element);
+  }
+  const NodeIndex tuple = make_node(NodeKind::Tuple, first, children_since(base));
+  scratch_.resize(base);
+  return tuple;
+}
+
+NodeIndex Parser::star_expression() {
+  LevelGuard guard(*this, 1);
+  if (!at(Op::Star)) return expression();
+  const Token star = consume();
+  const NodeIndex value = bitwise_or();
+  return make_node(NodeKind::Starred, star, {&value, 1});
+}
+
+NodeIndex Parser::star_named_expression() {
+  LevelGuard guard(*this, 1);
+  if (!at(Op::Star)) return named_expression();
+  const Token star = consume();
+  const NodeIndex value = bitwise_or();
+  return make_node(NodeKind::Starred, star, {&value, 1});
+}
+
+NodeIndex Parser::named_expression() {
+  LevelGuard guard(*this, second_pass_ ? 3 : 2);  // + invalid_named_expression
+  const Token first = next_token();
+  if (first.kind == TokenKind::Name &&
+      (first.keyword() == Keyword::None || first.keyword() >= Keyword::SoftMatch) &&
+      peek(1).op() == Op::ColonEqual) {
+    const Token name = consume();
+    consume();
+    const NodeIndex children[2] = {name_node(name), expression()};
+    return make_node(NodeKind::NamedExpr, name, children);
+  }
+  const Mark start = mark();
+  const NodeIndex value = expression();
+  if (second_pass_) invalid_named_expression_checks(start, value);
+  if (at(Op::ColonEqual)) fail();
+  return value;
+}
+
+// pegen memoizes `expression` and `disjunction` per position, also while its invalid_* rules
+// are switched off (inside expression_without_invalid); a later parse at that position reuses
+// the result and so skips those rules. Positions parsed that way are remembered here.
+bool Parser::reuse_unchecked(std::unordered_set<std::size_t>& positions) {
+  if (!error_pass_) return false;
+  const std::size_t here = token_base_ + position_;
+  if (!second_pass_) {
+    positions.insert(here);
+    return false;
+  }
+  return positions.contains(here);
+}
+
+NodeIndex Parser::expression() {
+  if (reuse_unchecked(unchecked_expressions_)) return expression_without_invalid();
+  return expression_unchecked_start();
+}
+
+// `expression` without the memo bookkeeping of its own position (expression_without_invalid
+// is a rule of its own in pegen; only the rules below it are memoized).
+NodeIndex Parser::expression_unchecked_start() {
+  LevelGuard guard(*this, second_pass_ ? 2 : 1);  // + invalid_expression
+  if (at(Keyword::Lambda)) return lambda_expression();
+  const Token first = next_token();
+  const Mark start = mark();
+  const NodeIndex body = disjunction();
+  if (second_pass_) invalid_expression_checks(start, body);
+  if (!at(Keyword::If)) return body;
+  consume();
+  const NodeIndex test = disjunction();
+  if (!accept(Keyword::Else)) fail();
+  const NodeIndex orelse = expression();
+  const NodeIndex children[3] = {test, body, orelse};
+  return make_node(NodeKind::IfExp, first, children);
+}
+
+NodeIndex Parser::expression_without_invalid() {
+  const bool saved = second_pass_;
+  second_pass_ = false;
+  try {
+    const NodeIndex result = expression_unchecked_start();
+    second_pass_ = saved;
+    return result;
+  } catch (...) {
+    second_pass_ = saved;
+    throw;
+  }
+}
+
+// pegen's repetition and left recursion give back an operator whose operand does not parse;
+// that only matters in the second pass, where the next token then starts something else.
+template <class Operand>
+bool Parser::operand_or_give_back(const Mark& before_operator, Operand&& parse, NodeIndex& out) {
+  if (!error_pass_) {
+    out = parse();
+    return true;
+  }
+  try {
+    out = parse();
+    return true;
+  } catch (const SyntaxFailure&) {
+    reset(before_operator);
+    return false;
+  }
+}
+
+NodeIndex Parser::disjunction() {
+  if (reuse_unchecked(unchecked_disjunctions_)) {
+    second_pass_ = false;
+    try {
+      const NodeIndex result = disjunction();
+      second_pass_ = true;
+      return result;
+    } catch (...) {
+      second_pass_ = true;
+      throw;
+    }
+  }
+  LevelGuard guard(*this, 1);
+  const Token first = next_token();
+  const NodeIndex head = conjunction();
+  if (!at(Keyword::Or)) return head;
+  const std::size_t base = scratch_.size();
+  scratch_.push_back(head);
+  for (;;) {
+    const Mark before = mark();
+    if (!accept(Keyword::Or)) break;
+    NodeIndex operand = kNoNode;
+    if (!operand_or_give_back(before, [&] { return conjunction(); }, operand)) break;
+    scratch_.push_back(operand);
+  }
+  if (scratch_.size() == base + 1) {
+    scratch_.resize(base);
+    return head;
+  }
+  const NodeIndex result = make_node(NodeKind::BoolOp, first, children_since(base), 1);
+  scratch_.resize(base);
+  return result;
+}
+
+NodeIndex Parser::conjunction() {
+  LevelGuard guard(*this, 1);
+  const Token first = next_token();
+  const NodeIndex head = inversion();
+  if (!at(Keyword::And)) return head;
+  const std::size_t base = scratch_.size();
+  scratch_.push_back(head);
+  for (;;) {
+    const Mark before = mark();
+    if (!accept(Keyword::And)) break;
+    NodeIndex operand = kNoNode;
+    if (!operand_or_give_back(before, [&] { return inversion(); }, operand)) break;
+    scratch_.push_back(operand);
+  }
+  if (scratch_.size() == base + 1) {
+    scratch_.resize(base);
+    return head;
+  }
+  const NodeIndex result = make_node(NodeKind::BoolOp, first, children_since(base), 0);
+  scratch_.resize(base);
+  return result;
+}
+
+NodeIndex Parser::inversion() {
+  LevelGuard guard(*this, 1);
+  if (!at(Keyword::Not)) return comparison();
+  const Token keyword = consume();
+  const NodeIndex operand = inversion();
+  return make_node(NodeKind::UnaryOp, keyword, {&operand, 1},
+                   static_cast<std::uint8_t>(UnaryOperator::Not));
+}
+
+NodeIndex Parser::comparison() {
+  LevelGuard guard(*this, 1);
+  const Token first = next_token();
+  const NodeIndex left = bitwise_or();
+  const std::size_t base = scratch_.size();
+  bool first_is_in = false;
+  for (;;) {
+    const Mark before = mark();
+    const Token token = next_token();
+    const Op op = token.op();
+    const Keyword keyword = token.keyword();
+    if (op == Op::EqualEqual || op == Op::NotEqual || op == Op::Less || op == Op::LessEqual ||
+        op == Op::Greater || op == Op::GreaterEqual || keyword == Keyword::In) {
+      if (scratch_.size() == base) first_is_in = keyword == Keyword::In;
+      consume();
+    } else if (keyword == Keyword::Not && peek(1).keyword() == Keyword::In) {
+      consume();
+      consume();
+    } else if (keyword == Keyword::Is) {
+      consume();
+      accept(Keyword::Not);
+    } else {
+      break;
+    }
+    NodeIndex operand = kNoNode;
+    if (!operand_or_give_back(before, [&] { return bitwise_or(); }, operand)) break;
+    if (scratch_.size() == base) scratch_.push_back(left);
+    scratch_.push_back(operand);
+  }
+  if (scratch_.size() == base) return left;
+  const NodeIndex result =
+      make_node(NodeKind::Compare, first, children_since(base), first_is_in ? 1 : 0);
+  scratch_.resize(base);
+  return result;
+}
+
+NodeIndex Parser::bitwise_or() {
+  LevelGuard guard(*this, 12);  // bitwise_or .. term, each a rule plus its left-recursion loop
+  return binary(1);
+}
+
+NodeIndex Parser::binary(int minimum_precedence) {
+  const Token first = next_token();
+  NodeIndex left = factor();
+  for (;;) {
+    const Op op = next_token().op();
+    const int level = precedence(op);
+    if (level == 0 || level < minimum_precedence) return left;
+    const Mark before = mark();
+    consume();
+    NodeIndex right = kNoNode;
+    if (!operand_or_give_back(before, [&] { return binary(level + 1); }, right)) return left;
+    const NodeIndex children[2] = {left, right};
+    left = make_node(NodeKind::BinOp, first, children,
+                     static_cast<std::uint8_t>(binary_operator(op)));
+  }
+}
+
+NodeIndex Parser::factor() {
+  LevelGuard guard(*this, 1);
+  const Op op = next_token().op();
+  if (op != Op::Plus && op != Op::Minus && op != Op::Tilde) return power();
+  const Token sign = consume();
+  const NodeIndex operand = factor();
+  const UnaryOperator unary = op == Op::Plus    ? UnaryOperator::Plus
+                              : op == Op::Minus ? UnaryOperator::Minus
+                                                : UnaryOperator::Invert;
+  return make_node(NodeKind::UnaryOp, sign, {&operand, 1}, static_cast<std::uint8_t>(unary));
+}
+
+NodeIndex Parser::power() {
+  LevelGuard guard(*this, 1);
+  const Token first = next_token();
+  const NodeIndex base = await_primary();
+  const Mark before = mark();
+  if (!accept(Op::DoubleStar)) return base;
+  NodeIndex exponent = kNoNode;
+  if (!operand_or_give_back(before, [&] { return factor(); }, exponent)) return base;
+  const NodeIndex children[2] = {base, exponent};
+  return make_node(NodeKind::BinOp, first, children,
+                   static_cast<std::uint8_t>(BinaryOperator::Pow));
+}
+
+NodeIndex Parser::await_primary() {
+  LevelGuard guard(*this, 1);
+  if (!at(Keyword::Await)) return primary();
+  const Token keyword = consume();
+  const NodeIndex value = primary();
+  return make_node(NodeKind::Await, keyword, {&value, 1});
+}
+
+NodeIndex Parser::yield_expression() {
+  LevelGuard guard(*this, 1);
+  const Token keyword = consume();
+  if (accept(Keyword::From)) {
+    const NodeIndex value = expression();
+    return make_node(NodeKind::YieldFrom, keyword, {&value, 1});
+  }
+  if (!can_start_expression(true)) return make_node(NodeKind::Yield, keyword, {});
+  const NodeIndex value = star_expressions();
+  return make_node(NodeKind::Yield, keyword, {&value, 1});
+}
+
+NodeIndex Parser::lambda_expression() {
+  LevelGuard guard(*this, 1);
+  const Token keyword = consume();
+  int arguments = 1;  // an empty arguments object still counts
+  if (!at(Op::Colon)) arguments = parameters(true);
+  expect(Op::Colon);
+  const NodeIndex body = expression();
+  return make_node(NodeKind::Lambda, keyword, {&body, 1}, 0, arguments);
+}
+
+// invalid_expression and invalid_legacy_expression, in pegen's order.
+void Parser::invalid_expression_checks(const Mark& start, NodeIndex first) {
+  const Mark after = mark();
+  const Token first_token = tokens_[start.position];
+  const bool first_is_name = first_token.kind == TokenKind::Name &&
+                             (first_token.keyword() == Keyword::None ||
+                              first_token.keyword() >= Keyword::SoftMatch);
+  const bool name_then_string = first_is_name && start.position + 1 < tokens_.size() &&
+                                tokens_[start.position + 1].kind == TokenKind::String;
+  const bool soft_keyword = first_token.kind == TokenKind::Name &&
+                            first_token.keyword() >= Keyword::SoftMatch;
+  const bool legacy = is_legacy_call_name(first);
+  if (!name_then_string && !soft_keyword && can_start_expression(false)) {
+    try {
+      const NodeIndex second = expression_without_invalid();
+      if (previous_token().level != 0 && !legacy) {
+        raise_range("invalid syntax. Perhaps you forgot a comma?", first, second);
+      }
+    } catch (const SyntaxFailure&) {
+    }
+    reset(after);
+  }
+  if (at(Keyword::If)) {
+    try {
+      consume();
+      const NodeIndex test = disjunction();
+      if (!at(Keyword::Else) && !at(Op::Colon)) {
+        raise_range("expected 'else' after 'if' expression", first, test);
+      }
+    } catch (const SyntaxFailure&) {
+    }
+    reset(after);
+  }
+  // invalid_legacy_expression: NAME !'(' star_expressions, for any name; only print and exec
+  // then get the message, but the expressions are parsed (and checked) in any case.
+  const bool plain_name = first_token.kind == TokenKind::Name &&
+                          (first_token.keyword() == Keyword::None ||
+                           first_token.keyword() >= Keyword::SoftMatch);
+  if (plain_name && tokens_[start.position + 1].op() != Op::LeftParen) {
+    position_ = start.position + 1;  // re-read after the name; the nodes made so far stay
+    try {
+      star_expressions();
+      const std::string_view raw =
+          source_.substr(first_token.start, first_token.end - first_token.start);
+      const bool ascii = std::all_of(raw.begin(), raw.end(), [](char character) {
+        return static_cast<unsigned char>(character) < 0x80;
+      });
+      const std::string name = ascii ? std::string(raw) : nfkc_normalize(raw);
+      if (name == "print" || name == "exec") {
+        raise_at_token("Missing parentheses in call to '" + name + "'. Did you mean " + name +
+                           "(...)?",
+                       first_token);
+      }
+    } catch (const SyntaxFailure&) {
+    }
+    reset(after);
+  }
+}
+
+// invalid_named_expression: `a.b := 1`, `x = 1` and `f() = 1` where a condition is expected.
+void Parser::invalid_named_expression_checks(const Mark& start, NodeIndex value) {
+  const Mark after = mark();
+  if (at(Op::ColonEqual)) {
+    try {
+      consume();
+      expression();
+      raise_at_node(std::string("cannot use assignment expressions with ") +
+                        expression_name(value),
+                    value);
+    } catch (const SyntaxFailure&) {
+    }
+    reset(after);
+    return;
+  }
+  if (!at(Op::Equal)) return;
+  const Token first_token = tokens_[start.position];
+  const Node& target = node(value);
+  const bool bare_name = target.kind == NodeKind::Name && !target.parenthesized &&
+                         first_token.kind == TokenKind::Name;
+  const auto right_side_stands_alone = [&] {
+    consume();
+    bitwise_or();
+    return !at(Op::Equal) && !at(Op::ColonEqual);
+  };
+  try {
+    if (bare_name) {
+      const Mark before_equal = mark();
+      if (right_side_stands_alone()) {
+        raise_range("invalid syntax. Maybe you meant '==' or ':=' instead of '='?", value,
+                    static_cast<NodeIndex>(tree_.node_count() - 1));
+      }
+      reset(before_equal);
+    }
+    if (is_bitwise_or_level(value) && !starts_with_display_or_constant(start, value) &&
+        right_side_stands_alone()) {
+      raise_at_node(std::string("cannot assign to ") + expression_name(value) +
+                        " here. Maybe you meant '==' instead of '='?",
+                    value);
+    }
+  } catch (const SyntaxFailure&) {
+  }
+  reset(after);
+}
+
+}  // namespace weightspace::python

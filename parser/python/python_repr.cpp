@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <cstdio>
+
+#include "parser/python/python_float.hpp"
+
+namespace weightspace {
+namespace {
+
+// str.isprintable(), closely enough for messages: controls, separators other than the space,
+// common format characters, surrogates, private use and noncharacters are escaped.
+bool is_printable(char32_t code_point) {
+  if (code_point < 0x20 || (code_point >= 0x7F && code_point <= 0xA0) || code_point == 0xAD) return false;
+  if (code_point == 0x1680 || (code_point >= 0x2000 && code_point <= 0x200F) ||
+      (code_point >= 0x2028 && code_point <= 0x202F) || (code_point >= 0x205F && code_point <= 0x206F) ||
+      code_point == 0x3000 || code_point == 0xFEFF || (code_point >= 0xFFF9 && code_point <= 0xFFFB)) {
+    return false;
+  }
+  if ((code_point >= 0x600 && code_point <= 0x605) || code_point == 0x61C || code_point == 0x6DD ||
+      code_point == 0x70F || code_point == 0x180E) {
+    return false;
+  }
+  if ((code_point >= 0xD800 && code_point <= 0xF8FF) || (code_point & 0xFFFE) == 0xFFFE) return false;
+  if (code_point >= 0xE0000 || code_point > 0x10FFFF) return false;
+  return true;
+}
+
+void append_utf8(std::string& out, char32_t code_point) {
+  if (code_point < 0x80) {
+    out.push_back(static_cast<char>(code_point));
+  } else if (code_point < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (code_point >> 6)));
+    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
+  } else if (code_point < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (code_point >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (code_point >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((code_point >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
+  }
+}
+
+void append_escape(std::string& out, char32_t code_point) {
+  char buffer[16];
+  if (code_point < 0x100) {
+    std::snprintf(buffer, sizeof buffer, "\\x%02x", static_cast<unsigned>(code_point));
+  } else if (code_point < 0x10000) {
+    std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(code_point));
+  } else {
+    std::snprintf(buffer, sizeof buffer, "\\U%08x", static_cast<unsigned>(code_point));
+  }
+  out += buffer;
+}
+
+// Python picks double quotes only when the text has a single quote and no double quote.
+template <class Text>
+char choose_quote(const Text& text) {
+  bool has_single = false;
+  bool has_double = false;
+  for (const auto unit : text) {
+    has_single = has_single || unit == '\'';
+    has_double = has_double || unit == '"';
+  }
+  return has_single && !has_double ? '"' : '\'';
+}
+
+bool append_common_escape(std::string& out, char32_t code_point, char quote) {
+  switch (code_point) {
+    case '\\': out += "\\\\"; return true;
+    case '\t': out += "\\t"; return true;
+    case '\n': out += "\\n"; return true;
+    case '\r': out += "\\r"; return true;
+    default:
+      if (code_point == static_cast<char32_t>(quote)) {
+        out.push_back('\\');
+        out.push_back(quote);
+        return true;
+      }
+      return false;
+  }
+}
+
+}  // namespace
+
+std::string python_repr_str(std::u32string_view text) {
+  const char quote = choose_quote(text);
+  std::string out(1, quote);
+  for (const char32_t code_point : text) {
+    if (append_common_escape(out, code_point, quote)) continue;
+    if (is_printable(code_point)) {
+      append_utf8(out, code_point);
+    } else {
+      append_escape(out, code_point);
+    }
+  }
+  out.push_back(quote);
+  return out;
+}
+
+std::string python_repr_bytes(std::string_view bytes) {
+  const char quote = choose_quote(bytes);
+  std::string out = "b";
+  out.push_back(quote);
+  for (const char character : bytes) {
+    const auto byte = static_cast<unsigned char>(character);
+    if (append_common_escape(out, byte, quote)) continue;
+    if (byte >= 0x20 && byte < 0x7F) {
+      out.push_back(character);
+    } else {
+      append_escape(out, byte);
+    }
+  }
+  out.push_back(quote);
+  return out;
+}
+
+}  // namespace weightspace

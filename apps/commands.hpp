@@ -13,5 +13,6 @@ void add_parse_command(CLI::App& app);
 void add_grade_command(CLI::App& app);
 void add_verify_command(CLI::App& app);
 void add_games_command(CLI::App& app);
+void add_conform_command(CLI::App& app);
 
 }  // namespace weightspace::app

@@ -22,7 +22,7 @@ void add_episode_command(CLI::App& app) {
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand("episode", "Play grader episode INDEX (env seed 1729+i, action seed 7919+i)");
   command->add_option("--game", options->game, "Game name (see `weightspace games`)")->required();
-  command->add_option("--source", options->source, "Game source")->check(CLI::IsMember({"original"}));
+  command->add_option("--source", options->source, "Game source: original (MinAtar ports) or synth")->check(CLI::IsMember({"original", "synth"}));
   command->add_option("--weights", options->weights_path, "Weights JSON (as written by `parse --weights-out`)")->required();
   command->add_option("--index", options->index, "Episode index")->required()->check(CLI::Range(std::int64_t{0}, kMaxEpisodes - 1));
   command->callback([options] {

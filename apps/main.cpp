@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   weightspace::app::add_episode_command(app);
   weightspace::app::add_replay_command(app);
   weightspace::app::add_games_command(app);
+  weightspace::app::add_conform_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

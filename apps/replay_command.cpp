@@ -82,7 +82,7 @@ void add_replay_command(CLI::App& app) {
   auto options = std::make_shared<ReplayOptions>();
   auto* command = app.add_subcommand("replay", "Play an action list on one seeded game; print each state as JSON lines");
   command->add_option("--game", options->game, "Game name (see `weightspace games`)")->required();
-  command->add_option("--source", options->source, "Game source")->check(CLI::IsMember({"original"}));
+  command->add_option("--source", options->source, "Game source: original (MinAtar ports) or synth")->check(CLI::IsMember({"original", "synth"}));
   command->add_flag("--ramping", options->ramping, "Difficulty ramping on (the grader runs with it off)");
   command->add_option("--seed", options->seed, "Environment seed (the grader uses 1729 + episode)")->required();
   auto* inline_actions = command->add_option("--actions", options->actions, "Actions, comma- or space-separated");

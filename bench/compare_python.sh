@@ -6,7 +6,8 @@
 #   MINATAR_CHECKOUT  a kenjyoung/MinAtar checkout (the folder holding minatar/)
 #   EPISODES          default 1000, as the grader
 #   THREADS           weightspace threads, default 1 (a per-core comparison)
-#   ANSWER.md         default examples/answers/*.md; the game is the file name (breakout.md)
+#   ANSWER.md         default examples/answers/*.md and examples/answers/synth/*.md; the game is
+#                     the file name (breakout.md), the source synth when the path has a synth/ folder
 # Environment: PYTHON (default /usr/bin/python3, Debian's python3-numpy 1.24),
 #              VERIFY_DIR (default ../shared/seed), WEIGHTSPACE (default build/release/apps/weightspace)
 set -euo pipefail
@@ -17,7 +18,7 @@ episodes=${2:-1000}
 threads=${3:-1}
 shift $(($# < 3 ? $# : 3))
 answers=("$@")
-if ((${#answers[@]} == 0)); then answers=(examples/answers/*.md); fi
+if ((${#answers[@]} == 0)); then answers=(examples/answers/*.md examples/answers/synth/*.md); fi
 python=${PYTHON:-/usr/bin/python3}
 verify_dir=${VERIFY_DIR:-../shared/seed}
 weightspace=${WEIGHTSPACE:-build/release/apps/weightspace}
@@ -25,19 +26,21 @@ weightspace=${WEIGHTSPACE:-build/release/apps/weightspace}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-printf '%-15s %10s %12s %12s %10s  %s\n' game steps python_s weightspace_s ratio reward_json
+printf '%-24s %10s %12s %12s %10s  %s\n' game steps python_s weightspace_s ratio reward_json
 ratios=()
 status=0
 for answer in "${answers[@]}"; do
   game=$(basename "$answer" .md)
-  PYTHONPATH="$minatar" "$python" bench/python_grade.py "$verify_dir" "$game" "$episodes" "$answer" \
+  source=original
+  if [[ $answer == */synth/* ]]; then source=synth; fi
+  PYTHONPATH="$minatar:tools" "$python" bench/python_grade.py "$verify_dir" "$source" "$game" "$episodes" "$answer" \
     >"$work/python.json" 2>"$work/python.time"
   python_seconds=$(tail -n 1 "$work/python.time" | cut -d' ' -f1)
   # weightspace: best of 5 runs of the whole command (process start included)
   best=""
   for _ in 1 2 3 4 5; do
     start=$(date +%s%N)
-    "$weightspace" grade --game "$game" --episodes "$episodes" --threads "$threads" --answer "$answer" \
+    "$weightspace" grade --game "$game" --source "$source" --episodes "$episodes" --threads "$threads" --answer "$answer" \
       --episodes-out "$work/episodes.jsonl" >"$work/weightspace.json"
     elapsed=$(( $(date +%s%N) - start ))
     if [[ -z $best || $elapsed -lt $best ]]; then best=$elapsed; fi
@@ -47,7 +50,7 @@ for answer in "${answers[@]}"; do
   if cmp -s "$work/python.json" "$work/weightspace.json"; then same="identical"; else same="DIFFERENT"; status=1; fi
   ratio=$(awk -v p="$python_seconds" -v w="$weightspace_seconds" 'BEGIN { printf "%.0f", p / w }')
   ratios+=("$ratio")
-  printf '%-15s %10s %12s %12s %9sx  %s\n' "$game" "$steps" "$python_seconds" "$weightspace_seconds" "$ratio" "$same"
+  printf '%-24s %10s %12s %12s %9sx  %s\n' "$source/$game" "$steps" "$python_seconds" "$weightspace_seconds" "$ratio" "$same"
   if [[ $same != identical ]]; then
     echo "  python:      $(cat "$work/python.json")"
     echo "  weightspace: $(cat "$work/weightspace.json")"

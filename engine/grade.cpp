@@ -36,12 +36,6 @@ Grade grade(const GradeRequest& request, std::string_view answer) {
     result.reward = failure(request, parsed.error->kind(), parsed.error->what());
     return result;
   }
-  if (request.source != "original") {
-    // verify.make_environment imports minatar_synth for any other source.
-    result.reward = failure(request, "ModuleNotFoundError",
-                            "source '" + request.source + "' is not available yet (only 'original')");
-    return result;
-  }
   if (request.episodes > kMaxEpisodes) {
     result.reward = failure(request, "ValueError", "episodes must be at most " + std::to_string(kMaxEpisodes) +
                                                        " (numpy seeds are 32-bit)");
@@ -64,8 +58,9 @@ Grade grade(const GradeRequest& request, std::string_view answer) {
   }
   if (!known) {
     result.episodes.clear();
+    // verify.make_environment fails to import the game's module (caught by grade_answer).
     result.reward = failure(request, "ModuleNotFoundError",
-                            "unknown game '" + request.game + "' (see `weightspace games`)");
+                            "unknown game '" + request.source + "/" + request.game + "' (see `weightspace games`)");
     return result;
   }
   std::vector<double> scores(count), lengths(count);

@@ -12,6 +12,11 @@
 #include "games/original/freeway.hpp"
 #include "games/original/seaquest.hpp"
 #include "games/original/space_invaders.hpp"
+#include "games/synth/asterix.hpp"
+#include "games/synth/breakout.hpp"
+#include "games/synth/freeway.hpp"
+#include "games/synth/seaquest.hpp"
+#include "games/synth/space_invaders.hpp"
 
 namespace weightspace {
 
@@ -24,6 +29,13 @@ struct Registration {
   std::string_view description;
 };
 
+// A synth game carries its own score_cap (the Python class attribute verify.py reads) and
+// description; its 6 channels are the observation itself.
+template <Game G>
+constexpr Registration<G> synth_registration() {
+  return {"synth", G::score_cap, G::description};
+}
+
 // Adding a game: its header above and one line here. Callers dispatch once per job with
 // with_game(); the step loops below that point are templated on the concrete type.
 inline constexpr auto kRegisteredGames = std::make_tuple(
@@ -31,7 +43,12 @@ inline constexpr auto kRegisteredGames = std::make_tuple(
     Registration<Breakout>{"original", 1000.0, "paddle and ball against a three-row brick wall"},
     Registration<Freeway>{"original", 100.0, "chicken crossing eight lanes of traffic, 2500 steps"},
     Registration<Seaquest>{"original", 1000.0, "submarine: shoot, rescue divers, surface for oxygen"},
-    Registration<SpaceInvaders>{"original", 1000.0, "cannon against a marching alien formation"});
+    Registration<SpaceInvaders>{"original", 1000.0, "cannon against a marching alien formation"},
+    synth_registration<SynthAsterix>(),
+    synth_registration<SynthBreakout>(),
+    synth_registration<SynthFreeway>(),
+    synth_registration<SynthSeaquest>(),
+    synth_registration<SynthSpaceInvaders>());
 
 struct GameInfo {
   std::string_view source;

@@ -19,3 +19,8 @@ if [[ "${WEIGHTSPACE_SKIP_ASAN:-0}" != "1" ]]; then
   cmake --build --preset asan -j "$jobs"
   ctest --preset asan -j "$jobs" -LE long
 fi
+
+echo "== Fuzz smoke pass (clang libFuzzer, ASan+UBSan) over the checked-in corpus"
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz -j "$jobs"
+ctest --preset fuzz

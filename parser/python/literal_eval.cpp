@@ -5,6 +5,7 @@
 #include "parser/python/literal_eval.hpp"
 
 #include <charconv>
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -23,7 +24,16 @@ double parse_double(const std::string& digits) {
   if (error != std::errc::result_out_of_range) return value;
   const std::size_t exponent_mark = digits.find_first_of("eE");
   const std::string mantissa = digits.substr(0, exponent_mark);
-  long exponent = exponent_mark == std::string::npos ? 0 : std::strtol(digits.c_str() + exponent_mark + 1, nullptr, 10);
+  long exponent = 0;  // saturated: 1e99999999999999999999 is still just infinity
+  if (exponent_mark != std::string::npos) {
+    std::size_t position = exponent_mark + 1;
+    const bool negative = position < digits.size() && digits[position] == '-';
+    if (position < digits.size() && (digits[position] == '-' || digits[position] == '+')) ++position;
+    for (; position < digits.size(); ++position) {
+      exponent = std::min(exponent * 10 + (digits[position] - '0'), 1000000000L);
+    }
+    if (negative) exponent = -exponent;
+  }
   const std::size_t point = mantissa.find('.');
   const std::size_t integer_digits = point == std::string::npos ? mantissa.size() : point;
   const std::size_t first_nonzero = mantissa.find_first_not_of("0.");

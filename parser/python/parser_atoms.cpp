@@ -158,6 +158,9 @@ NodeIndex Parser::parenthesized() {
   expect(Op::Comma);
   const std::size_t base = scratch_.size();
   scratch_.push_back(first);
+  // pegen reaches later tuple elements through star_named_expressions and its gather, which
+  // only the second pass (measured: MemoryError at 187 nested `(1, ...)` there) makes deeper.
+  LevelGuard elements(*this, second_pass_ ? 2 : 0);
   while (!at(Op::RightParen)) {
     const NodeIndex element = star_named_expression();
     scratch_.push_back(element);
@@ -170,9 +173,9 @@ NodeIndex Parser::parenthesized() {
   return tuple;
 }
 
-// '[' list | listcomp
+// '[' list | listcomp. (The second pass tries invalid_comprehension too: one level more.)
 NodeIndex Parser::bracketed() {
-  LevelGuard guard(*this, 2);
+  LevelGuard guard(*this, second_pass_ ? 3 : 2);
   const Token open = consume();
   const std::size_t base = scratch_.size();
   while (!at(Op::RightBracket)) {
@@ -198,9 +201,21 @@ NodeIndex Parser::bracketed() {
   return list;
 }
 
-// '{' dict | set | dictcomp | setcomp
+// '{' dict | set | dictcomp | setcomp. When the display does not parse, pegen's dict rule
+// tries `'{' invalid_double_starred_kvpairs '}'` -- an alternative it does not guard, so its
+// messages come already in the first pass.
 NodeIndex Parser::braced() {
   LevelGuard guard(*this, 2);
+  const Mark open = mark();
+  try {
+    return braced_display();
+  } catch (const SyntaxFailure&) {
+    invalid_dictionary(open);
+    throw;
+  }
+}
+
+NodeIndex Parser::braced_display() {
   const Token open = consume();
   if (accept(Op::RightBrace)) return make_node(NodeKind::Dict, open, {});
   const std::size_t base = scratch_.size();
@@ -233,7 +248,7 @@ NodeIndex Parser::braced() {
       return set;
     }
     consume();
-    const NodeIndex value = dictionary_value();
+    const NodeIndex value = expression();
     if (scratch_.size() == base && at_comprehension()) {
       const NodeIndex pair[2] = {first, value};
       const int clauses = comprehension_clauses();
@@ -269,13 +284,9 @@ NodeIndex Parser::braced() {
       scratch_.push_back(kNoNode);
       scratch_.push_back(value);
     } else {
-      const NodeIndex key = dictionary_key(scratch_.size() > base);
-      if (!at(Op::Colon)) {
-        if (second_pass_ && scratch_.size() > base) invalid_dictionary_key(key);
-        fail();
-      }
-      consume();
-      const NodeIndex value = dictionary_value();
+      const NodeIndex key = expression();
+      expect(Op::Colon);
+      const NodeIndex value = expression();
       scratch_.push_back(key);
       scratch_.push_back(value);
     }
@@ -287,43 +298,80 @@ NodeIndex Parser::braced() {
   return dict;
 }
 
-// A key after the first pair. CPython 3.11 has, by then, parsed it without its invalid_*
-// rules (measured: `{1: 2, 3 4}` is "':' expected after dictionary key", not "Perhaps you
-// forgot a comma?"), except when that fails altogether.
-NodeIndex Parser::dictionary_key(bool after_first_pair) {
-  if (!second_pass_ || !after_first_pair) return expression();
-  const Mark start = mark();
-  try {
-    return expression_without_invalid();
-  } catch (const SyntaxFailure&) {
-    reset(start);
-  }
-  return expression();
-}
-
-// The value after `key:` in a display, with the second-pass messages for what cannot be one.
-NodeIndex Parser::dictionary_value() {
-  if (second_pass_) {
+// invalid_double_starred_kvpairs, with pegen's backtracking inside the expressions.
+void Parser::invalid_dictionary(const Mark& open) {
+  const bool saved = error_pass_;
+  error_pass_ = true;
+  const auto attempt = [&](auto&& body) {
+    reset(open);
+    consume();  // '{'
+    try {
+      body();
+    } catch (const SyntaxFailure&) {
+    }
+  };
+  const auto pair = [&] {
+    if (accept(Op::DoubleStar)) {
+      bitwise_or();
+    } else {
+      expression();
+      expect(Op::Colon);
+      expression();
+    }
+  };
+  // expression ':' '*' bitwise_or  |  expression ':' &('}' | ',')
+  const auto starred_or_missing_value = [&] {
+    expression();
+    const Token colon = next_token();
+    expect(Op::Colon);
     if (at(Op::Star)) {
       const Token star = consume();
-      try {
-        bitwise_or();
-        raise_at_token("cannot use a starred expression in a dictionary value", star);
-      } catch (const SyntaxFailure&) {
-      }
-      fail();
+      bitwise_or();
+      raise_at_token("cannot use a starred expression in a dictionary value", star);
     }
     if (at(Op::RightBrace) || at(Op::Comma)) {
-      raise_at_token("expression expected after dictionary key and ':'", previous_token());
+      raise_at_token("expression expected after dictionary key and ':'", colon);
     }
+  };
+  try {
+    // ','.double_starred_kvpair+ ',' invalid_kvpair
+    attempt([&] {
+      pair();
+      for (;;) {
+        const Mark before = mark();
+        try {
+          expect(Op::Comma);
+          pair();
+        } catch (const SyntaxFailure&) {
+          reset(before);
+          break;
+        }
+      }
+      expect(Op::Comma);
+      const Mark key_start = mark();
+      try {
+        const NodeIndex key = expression();
+        if (!at(Op::Colon)) {
+          const Node& target = node(key);
+          raise_at("':' expected after dictionary key", target.line, target.end_column - 1);
+        }
+      } catch (const SyntaxFailure&) {
+      }
+      for (int alternative = 0; alternative < 2; ++alternative) {
+        reset(key_start);
+        try {
+          starred_or_missing_value();
+        } catch (const SyntaxFailure&) {
+        }
+      }
+    });
+    attempt(starred_or_missing_value);
+  } catch (...) {
+    error_pass_ = saved;
+    throw;
   }
-  return expression();
-}
-
-// invalid_kvpair: `{a: 1, b}`
-void Parser::invalid_dictionary_key(NodeIndex key) {
-  const Node& target = node(key);
-  raise_at("':' expected after dictionary key", target.end_line, target.end_column - 1);
+  error_pass_ = saved;
+  reset(open);
 }
 
 }  // namespace weightspace::python

@@ -15,7 +15,15 @@ Parser::Parser(std::string_view source) : source_(source), tokenizer_(source) {
   tokens_.reserve(std::min<std::size_t>(source.size() / 2 + 16, 1 << 16));
 }
 
-const Token& Parser::peek(std::size_t ahead) {
+const Token& Parser::fetch(std::size_t ahead) {
+  if (tokens_.size() > kMaxStatementTokens + kTokenWindowSize) {
+    // Tokens are only dropped between top-level statements; a single statement this long
+    // (no literal of more than 20486 numbers can be assigned anyway) would cost gigabytes.
+    throw EditError("ValueError", "a statement of the edits block has more than " +
+                                      std::to_string(kMaxStatementTokens) +
+                                      " tokens (weightspace limit)",
+                    tokens_.back().line, 0);
+  }
   while (tokens_.size() <= position_ + ahead) {
     tokens_.push_back(tokenizer_.next());
     if (tokens_.back().kind == TokenKind::Error) raise_tokenizer_error(tokens_.back());
@@ -76,13 +84,10 @@ void Parser::reset(const Mark& saved) {
   scratch_.resize(saved.scratch);
 }
 
-void Parser::enter_level(int cost) {
-  level_ += cost;
-  if (level_ > kMaxParserLevel) {
-    const Token token = tokens_.empty() ? Token{} : tokens_[std::min(position_, tokens_.size() - 1)];
-    // pegen raises MemoryError (an empty message) when its rule stack overflows.
-    throw EditError("MemoryError", "", token.line, 0);
-  }
+void Parser::stack_overflow() {
+  const Token token = tokens_.empty() ? Token{} : tokens_[std::min(position_, tokens_.size() - 1)];
+  // pegen raises MemoryError (an empty message) when its rule stack overflows.
+  throw EditError("MemoryError", "", token.line, 0);
 }
 
 EditError Parser::tokenizer_error(const Token& token) {

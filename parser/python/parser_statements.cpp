@@ -72,6 +72,7 @@ void Parser::report_other(bool top_level, const Token& first) {
   ParsedStatement parsed;
   parsed.line = first.line;
   parsed.column = first.column;
+  parsed.begin = first.start;
   (*on_statement_)(tree_, parsed);
 }
 
@@ -94,6 +95,7 @@ int Parser::simple_statement(bool top_level) {
   ParsedStatement parsed;
   parsed.line = first.line;
   parsed.column = first.column;
+  parsed.begin = first.start;
   int statement_depth = 1;
   switch (first.keyword()) {
     case Keyword::Return: statement_depth = return_statement(); break;

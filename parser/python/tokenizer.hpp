@@ -44,6 +44,7 @@ struct Token {
   std::int32_t line = 0, end_line = 0;
   // Byte columns; -1 where CPython has no position (INDENT, DEDENT, ENDMARKER, errors).
   std::int32_t column = -1, end_column = -1;
+  std::int32_t padding = 0;  // 32 bytes: cheap indexing
 
   Op op() const { return kind == TokenKind::Operator ? static_cast<Op>(code) : Op::None; }
   Keyword keyword() const {

@@ -56,18 +56,17 @@ TEST(Grade, NoEpisodesGivesNumpysNaNMean) {
             "\"edit_count\": 1, \"nonzero_weights\": 1}");
 }
 
-TEST(Grade, UnknownGameAndSynthSourceAreFailedRewards) {
-  GradeRequest request;
-  request.game = "pong";
-  request.episodes = 3;
-  Grade result = grade(request, "```edits\nb3[0] = 1\n```");
-  EXPECT_FALSE(result.reward.parse_success);
-  EXPECT_EQ(result.reward.error_kind, "ModuleNotFoundError");
-  request.game = "breakout";
-  request.source = "synth";
-  result = grade(request, "```edits\nb3[0] = 1\n```");
-  EXPECT_FALSE(result.reward.parse_success);
-  EXPECT_EQ(result.reward.error_kind, "ModuleNotFoundError");
+TEST(Grade, UnknownGamesAndSourcesAreFailedRewards) {
+  for (const auto& [source, game] : {std::pair{"original", "pong"}, std::pair{"synth", "pong"},
+                                     std::pair{"atari", "breakout"}}) {
+    GradeRequest request;
+    request.game = game;
+    request.source = source;
+    request.episodes = 3;
+    const Grade result = grade(request, "```edits\nb3[0] = 1\n```");
+    EXPECT_FALSE(result.reward.parse_success) << source << "/" << game;
+    EXPECT_EQ(result.reward.error_kind, "ModuleNotFoundError") << source << "/" << game;
+  }
 }
 
 }  // namespace

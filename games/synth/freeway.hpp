@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "games/game.hpp"
+#include "games/random_state.hpp"
+
+namespace weightspace {
+
+// The bundled synth freeway (tools/minatar_synth/games/freeway.py), step for step and draw for
+// draw. A variant of MinAtar's freeway that a walk-up-and-wait-for-cars policy still plays:
+// two cars per lane five cells apart from random columns, lanes 1-4 driving left and 5-8
+// right, a quicker chicken (a step every 2 steps), a hit pushes it back three rows and stuns
+// it for 2 steps instead of sending it to the bottom, and a 2000-step game with a time gauge.
+// Observation: the canonical layout, channel for channel.
+// score_cap 50: a planner that reads the car timers and searches the next 45 steps for the
+// quickest safe way up crosses about 50 times in 2000 steps (up to 61).
+class SynthFreeway {
+ public:
+  static constexpr std::string_view name = "freeway";
+  static constexpr int channels = 6;  // chicken, car, target and projectile (unused), trail, time
+  static constexpr std::array<std::uint8_t, channels> observation_masks{1, 2, 4, 8, 16, 32};
+  static constexpr double score_cap = 50.0;
+  static constexpr std::string_view description =
+      "chicken crossing two-car lanes; fixed traffic sides, push-back hits, 2000 steps";
+
+  static constexpr int kSize = 10;
+  static constexpr int kLanes = 8;  // lane i is row i + 1
+  static constexpr int kChickenColumn = 4;
+  static constexpr int kPlayerPeriod = 2;
+  static constexpr int kFastestPeriod = 2;
+  static constexpr int kSlowestPeriod = 6;
+  static constexpr int kCarSpacing = 5;
+  static constexpr int kPushBack = 3;
+  static constexpr int kTimeLimit = 2000;
+
+  // Lane i's cars are at columns[i] and (columns[i] + 5) % 10; it moves every periods[i] steps.
+  struct State {
+    std::array<std::int8_t, kLanes> columns{};
+    std::array<std::int8_t, kLanes> periods{};
+    std::array<std::int8_t, kLanes> timers{};
+    std::int8_t position = 9;  // the chicken's row
+    std::int8_t move_timer = kPlayerPeriod;
+    std::int16_t time = 0;
+    bool terminal = false;
+  };
+
+  explicit SynthFreeway(bool /*ramping: no difficulty ramp*/) {}
+
+  // Draw order: the eight lane columns (randint(10)), then the eight periods.
+  void reset(RandomState& random) {
+    state_ = State{};
+    for (std::int8_t& column : state_.columns) column = static_cast<std::int8_t>(random.randint(kSize));
+    draw_periods(random);
+  }
+
+  StepResult act(int action, RandomState& random) {
+    State& s = state_;
+    StepResult result{0, s.terminal};
+    if (s.terminal) return result;
+
+    if (s.move_timer > 0) {
+      --s.move_timer;
+    } else if (action == 2 || action == 4) {
+      s.move_timer = kPlayerPeriod - 1;
+      if (action == 2) {
+        if (s.position > 0) --s.position;
+      } else if (s.position < 9) {
+        ++s.position;
+      }
+      if (s.position == 0) {
+        result.reward = 1;
+        s.position = 9;
+        draw_periods(random);
+      }
+    }
+
+    // A car is checked after the chicken moves and again after the cars move; a hit pushes
+    // the chicken back at most once per step.
+    const bool hit_before = hit();
+    // Branch-free so that the eight lanes update as one vector.
+    for (int lane = 0; lane < kLanes; ++lane) {
+      const auto timer = static_cast<std::int8_t>(s.timers[lane] - 1);
+      const std::int8_t moves = timer == 0 ? -1 : 0;  // all bits set: a mask
+      s.timers[lane] = static_cast<std::int8_t>(timer + (moves & s.periods[lane]));
+      s.columns[lane] = static_cast<std::int8_t>(wrap_column(s.columns[lane] + (moves & direction(lane))));
+    }
+    if (hit_before || hit()) {
+      s.position = static_cast<std::int8_t>(s.position + kPushBack > 9 ? 9 : s.position + kPushBack);
+      s.move_timer = kPlayerPeriod;
+    }
+
+    ++s.time;
+    if (s.time >= kTimeLimit) s.terminal = true;
+    result.terminal = s.terminal;
+    return result;
+  }
+
+  template <class Cell>
+  void paint(Cell&& cell) const {
+    cell(state_.position, kChickenColumn, 0);
+    for (int lane = 0; lane < kLanes; ++lane) {
+      for (const int x : {int{state_.columns[lane]}, wrap_column(state_.columns[lane] + kCarSpacing)}) {
+        cell(lane + 1, x, 1);
+        cell(lane + 1, wrap_column(x - direction(lane)), 4);
+      }
+    }
+    // ceil(10 * steps left / 2000) cells; steps left is never negative.
+    const int gauge = (kSize * (kTimeLimit - state_.time) + kTimeLimit - 1) / kTimeLimit;
+    for (int x = 0; x < gauge; ++x) cell(9, x, 5);
+  }
+
+  const State& state() const { return state_; }
+  // Puts the game in a hand-built or saved situation (tests, tools).
+  void restore(const State& state) { state_ = state; }
+
+  static constexpr int direction(int lane) { return lane < kLanes / 2 ? -1 : 1; }
+
+ private:
+  // Python's `% 10` for a column that stepped at most one cell off the grid either way.
+  static constexpr int wrap_column(int x) { return x < 0 ? x + kSize : (x >= kSize ? x - kSize : x); }
+
+  // A car of the chicken's lane stands in column 4 (one of its two cars is there).
+  bool hit() const {
+    const int lane = state_.position - 1;
+    if (lane < 0 || lane >= kLanes) return false;
+    const int column = state_.columns[lane];
+    return column == kChickenColumn || wrap_column(column + kCarSpacing) == kChickenColumn;
+  }
+
+  void draw_periods(RandomState& random) {
+    for (int lane = 0; lane < kLanes; ++lane) {
+      state_.periods[lane] = static_cast<std::int8_t>(random.randint(kFastestPeriod, kSlowestPeriod + 1));
+      state_.timers[lane] = state_.periods[lane];
+    }
+  }
+
+  State state_{};
+};
+
+static_assert(Game<SynthFreeway>);
+
+}  // namespace weightspace

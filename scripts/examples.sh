@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing (Debian 12), builds weightspace, and grades the bundled example
-# answers (examples/answers/<game>.md) on each game exactly as the Python grader would, with
-# the grader's 1000 episodes, printing one row per game.
+# answers on every game exactly as the Python grader would, with the grader's 1000 episodes,
+# printing one row per game: examples/answers/<game>.md on the MinAtar originals and
+# examples/answers/synth/<game>.md on the bundled synth games.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,17 +16,19 @@ field() {  # field NAME JSON: one value of the flat reward JSON
   sed -n "s/.*\"$1\": \\([^,}]*\\).*/\\1/p" <<<"$2"
 }
 
-printf '%-15s %10s %12s %12s %10s %8s\n' game raw_score normalized mean_length edits seconds
-for answer in examples/answers/*.md; do
+printf '%-24s %10s %20s %12s %6s %8s\n' game raw_score normalized_score mean_length edits seconds
+for answer in examples/answers/*.md examples/answers/synth/*.md; do
   game=$(basename "$answer" .md)
+  source=original
+  if [[ $answer == */synth/* ]]; then source=synth; fi
   start=$(date +%s.%N)
-  reward=$("$weightspace" grade --game "$game" --episodes "$episodes" --answer "$answer")
+  reward=$("$weightspace" grade --game "$game" --source "$source" --episodes "$episodes" --answer "$answer")
   seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
   if [[ $(field parse_success "$reward") != "1.0" ]]; then
-    printf '%-15s rejected: %s\n' "$game" "$(field error "$reward")"
+    printf '%-24s rejected: %s\n' "$source/$game" "$(field error "$reward")"
     continue
   fi
-  printf '%-15s %10s %12s %12s %10s %8s\n' "$game" "$(field raw_score "$reward")" \
+  printf '%-24s %10s %20s %12s %6s %8s\n' "$source/$game" "$(field raw_score "$reward")" \
     "$(field normalized_score "$reward")" "$(field mean_episode_length "$reward")" \
     "$(field edit_count "$reward")" "$seconds"
 done

@@ -245,7 +245,8 @@ def trace_text(header, episodes):
 
 
 def parse_arguments(argv):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--env", required=True, help="dotted path of the environment class")
     parser.add_argument("--env-kwargs", default="{}", help="JSON object of constructor arguments")
     parser.add_argument("--game", help="game name written to the trace (default: from the env)")

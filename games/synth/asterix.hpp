@@ -36,7 +36,7 @@ class SynthAsterix {
   static constexpr int kTimeLimit = 2000;
 
   // Slot i's Python dict {"x", "dx", "gold", "period", "timer"}, or None when !present.
-  // Stored column-wise so the per-step update of all eight slots vectorises.
+  // Stored column-wise, one byte per slot, so the per-step update is plain byte arithmetic.
   struct Objects {
     std::array<std::int8_t, kSlots> x{};
     std::array<std::int8_t, kSlots> dx{};  // +1 right, -1 left
@@ -81,7 +81,8 @@ class SynthAsterix {
 
     // Contact is checked after the player moves and again after the objects move.
     result.reward += touch();
-    // Branch-free over all eight slots so that it vectorises. An absent slot's fields are
+    // Branch-free over all eight slots: the timers run out at unpredictable steps, and a
+    // mispredicted branch per slot costs more than the arithmetic. An absent slot's fields are
     // never read, so its timer may count down and its column drift (int8 wraps modulo 256).
     Objects& objects = s.objects;
     for (int slot = 0; slot < kSlots; ++slot) {
@@ -139,7 +140,7 @@ class SynthAsterix {
     Objects& objects = state_.objects;
     std::array<std::int8_t, kSlots> free_slots{};
     int free_count = 0;
-    for (int slot = 0; slot < kSlots; ++slot) {
+    for (int slot = 0; slot < kSlots; ++slot) {  // written every time, kept only when free
       free_slots[free_count] = static_cast<std::int8_t>(slot);
       free_count += objects.present[slot] ? 0 : 1;
     }

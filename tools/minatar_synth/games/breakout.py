@@ -32,6 +32,8 @@ one that only follows the ball breaks about 110). 170 is a very good episode.
 
 import numpy as np
 
+from minatar_synth.sticky import StickyActionGame
+
 WALL_ROWS = (2, 3, 4)
 BRICK_PROBABILITY = 0.75
 LAUNCH_ROW = 5
@@ -39,19 +41,9 @@ LIVES = 3
 TIME_LIMIT = 2000
 
 
-class BreakoutEnvironment:
+class BreakoutEnvironment(StickyActionGame):
     score_cap = 170.0
     channel_names = ["paddle", "hazard", "brick", "ball", "trail", "lives"]
-
-    def __init__(self, sticky_action_prob=0.1):
-        self.random = np.random.RandomState()
-        self.sticky_action_prob = sticky_action_prob
-        self.last_action = 0
-        self.reset()
-
-    def seed(self, seed=None):
-        if seed is not None:
-            self.random = np.random.RandomState(seed)
 
     def reset(self):
         self.bricks = np.zeros((10, 10), dtype=bool)
@@ -76,10 +68,7 @@ class BreakoutEnvironment:
         self.dy = -1
         self.trail_x, self.trail_y = self.ball_x, self.ball_y
 
-    def act(self, a):
-        if self.random.rand() < self.sticky_action_prob:
-            a = self.last_action
-        self.last_action = a
+    def _act(self, a):
         if self.terminal:
             return 0, True
 

@@ -30,6 +30,8 @@ crosses only a few times.
 
 import numpy as np
 
+from minatar_synth.sticky import StickyActionGame
+
 CHICKEN_COLUMN = 4
 PLAYER_PERIOD = 2
 FASTEST_PERIOD = 2
@@ -39,19 +41,9 @@ TIME_LIMIT = 2000
 PUSH_BACK = 3
 
 
-class FreewayEnvironment:
+class FreewayEnvironment(StickyActionGame):
     score_cap = 50.0
     channel_names = ["chicken", "car", "target", "projectile", "trail", "time"]
-
-    def __init__(self, sticky_action_prob=0.1):
-        self.random = np.random.RandomState()
-        self.sticky_action_prob = sticky_action_prob
-        self.last_action = 0
-        self.reset()
-
-    def seed(self, seed=None):
-        if seed is not None:
-            self.random = np.random.RandomState(seed)
 
     def reset(self):
         self.position = 9
@@ -68,15 +60,13 @@ class FreewayEnvironment:
         self.timers = list(self.periods)
 
     def _hit(self):
+        # One of the two cars of the chicken's lane is in column 4.
         lane = self.position - 1
         if lane < 0 or lane > 7:
             return False
         return (CHICKEN_COLUMN - self.columns[lane]) % CAR_SPACING == 0
 
-    def act(self, a):
-        if self.random.rand() < self.sticky_action_prob:
-            a = self.last_action
-        self.last_action = a
+    def _act(self, a):
         if self.terminal:
             return 0, True
 

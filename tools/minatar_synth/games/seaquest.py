@@ -28,11 +28,14 @@ board (cells 9 - divers .. 8).
 
 score_cap 60: a scripted player that reads the full state (it shoots what is ahead, dodges,
 collects divers and surfaces in time) averages about 28 and reaches 82 at best before a shark
-gets it; a very good policy averages about twice that. MinAtar's own seaquest example answer,
-run unchanged, scores about 3 here; examples/answers/synth/seaquest.md about 8.5.
+gets it; a very good policy averages about twice that. Over the grader's 1,000 episodes
+MinAtar's own seaquest example answer, run unchanged, scores about 3 here and
+examples/answers/synth/seaquest.md about 7.
 """
 
 import numpy as np
+
+from minatar_synth.sticky import StickyActionGame
 
 MAX_OXYGEN = 120
 MAX_DIVERS = 4
@@ -43,19 +46,9 @@ DIVER_SPAWN_INTERVAL = 25
 DIVER_MOVE_INTERVAL = 3
 
 
-class SeaquestEnvironment:
+class SeaquestEnvironment(StickyActionGame):
     score_cap = 60.0
     channel_names = ["sub", "shark", "shark_or_diver", "torpedo", "trail", "gauge"]
-
-    def __init__(self, sticky_action_prob=0.1):
-        self.random = np.random.RandomState()
-        self.sticky_action_prob = sticky_action_prob
-        self.last_action = 0
-        self.reset()
-
-    def seed(self, seed=None):
-        if seed is not None:
-            self.random = np.random.RandomState(seed)
 
     def reset(self):
         self.sub_x = 5
@@ -73,10 +66,7 @@ class SeaquestEnvironment:
         self.shot_timer = 0
         self.terminal = False
 
-    def act(self, a):
-        if self.random.rand() < self.sticky_action_prob:
-            a = self.last_action
-        self.last_action = a
+    def _act(self, a):
         if self.terminal:
             return 0, True
 

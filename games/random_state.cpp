@@ -79,12 +79,6 @@ void RandomState::twist_next_block() {
   twisted_ = i;
 }
 
-double RandomState::random_sample() {
-  const std::uint32_t a = next_uint32() >> 5;
-  const std::uint32_t b = next_uint32() >> 6;
-  return (a * 67108864.0 + b) / 9007199254740992.0;
-}
-
 // numpy's random_bounded_uint64 with use_masked=true, for the closed range [0, range].
 std::uint64_t RandomState::bounded(std::uint64_t range) {
   if (range == 0) return 0;

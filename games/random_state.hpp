@@ -34,8 +34,13 @@ class RandomState {
     return y;
   }
 
-  // random_sample() / rand(): 53 bits from two words, (a >> 5, b >> 6).
-  double random_sample();
+  // random_sample() / rand(): 53 bits from two words, (a >> 5, b >> 6). Inline: the grader
+  // draws two per step (the sticky test and the action).
+  double random_sample() {
+    const std::uint32_t a = next_uint32() >> 5;
+    const std::uint32_t b = next_uint32() >> 6;
+    return (a * 67108864.0 + b) / 9007199254740992.0;
+  }
 
   // randint(high): uniform in [0, high). numpy's masked rejection; a range of one value
   // (high == 1) returns 0 and draws nothing. Precondition: high >= 1.

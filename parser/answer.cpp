@@ -26,7 +26,7 @@ ParsedAnswer failure(EditError error) {
 
 ParsedAnswer parse_answer(std::string_view answer) {
   if (answer.size() > kMaxAnswerBytes) {
-    return failure(EditError("MemoryError", "the answer is " + std::to_string(answer.size()) +
+    return failure(EditError("ValueError", "the answer is " + std::to_string(answer.size()) +
                                                 " bytes; weightspace accepts at most " +
                                                 std::to_string(kMaxAnswerBytes) + " (16 MiB)"));
   }

@@ -239,7 +239,7 @@ class AnswerSearch final : public JsonEvents {
 
 std::string assistant_answer(std::string_view trajectory_json_text) {
   if (trajectory_json_text.size() > kMaxTrajectoryBytes) {
-    throw EditError("MemoryError", "the trajectory is " + std::to_string(trajectory_json_text.size()) +
+    throw EditError("ValueError", "the trajectory is " + std::to_string(trajectory_json_text.size()) +
                                        " bytes; weightspace reads at most " + std::to_string(kMaxTrajectoryBytes) +
                                        " (128 MiB)");
   }

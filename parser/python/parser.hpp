@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "parser/python/error.hpp"
@@ -107,6 +108,24 @@ class Parser {
   }
   [[noreturn]] void stack_overflow();
   void leave_level(int cost) { level_ -= cost; }
+  enum class Bracketed : std::uint8_t { Parenthesized, List, Braced, Call, Subscript };
+  template <class Parse>
+  NodeIndex unless_failed_before(Bracketed construct, Parse&& parse) {
+    const std::uint64_t key = (static_cast<std::uint64_t>(token_base_ + position_) << 5) |
+                              (static_cast<std::uint64_t>(construct) << 2) |
+                              (second_pass_ ? 2U : 0U) | (error_pass_ ? 1U : 0U);
+    if (!failed_brackets_.empty() && failed_brackets_.contains(key)) fail();
+    try {
+      return parse();
+    } catch (const SyntaxFailure&) {
+      failed_brackets_.insert(key);
+      throw;
+    }
+  }
+  void mark_shallow_primary(int saving) {
+    shallow_primary_position_ = token_base_ + position_;
+    shallow_primary_saving_ = saving;
+  }
   const Token& previous_token() const { return tokens_[position_ - 1]; }
   bool can_start_expression(bool allow_star);
   bool can_start_target();
@@ -268,6 +287,15 @@ class Parser {
   std::vector<NodeIndex> scratch_;  // children being collected, shared by nested constructs
   const StatementCallback* on_statement_ = nullptr;
   int level_ = 0;
+  // pegen parses the primary that starts a statement, or the value after an assignment's `=`,
+  // first as a target (t_primary), fewer rule calls deep than the expression path; memoisation
+  // keeps that depth. A primary starting at this absolute token position is charged that way.
+  std::size_t shallow_primary_position_ = static_cast<std::size_t>(-1);
+  int shallow_primary_saving_ = 0;
+  // Where a bracketed construct failed (position, construct, pass flags). pegen memoises its
+  // rules; without this a failing bracket inside failing brackets is re-parsed by every
+  // alternative around it, exponentially (`{{{{{{{{{{{{{{{{{{{{{{{{a b` took minutes).
+  std::unordered_set<std::uint64_t> failed_brackets_;
   bool second_pass_ = false;  // pegen's call_invalid_rules: the invalid_* checks are on
   bool error_pass_ = false;   // the whole second pass, also where invalid_* checks are off
   bool fstring_mode_ = false;

@@ -7,8 +7,27 @@
 
 namespace weightspace::python {
 
+namespace {
+
+// Lowers the level while a primary is parsed, restoring it even when the parse fails.
+class LevelOverride {
+ public:
+  LevelOverride(int& level, int saving) : level_(level), saved_(level) { level -= saving; }
+  ~LevelOverride() { level_ = saved_; }
+  LevelOverride(const LevelOverride&) = delete;
+  LevelOverride& operator=(const LevelOverride&) = delete;
+
+ private:
+  int& level_;
+  int saved_;
+};
+
+}  // namespace
+
 NodeIndex Parser::primary() {
   LevelGuard guard(*this, 2);
+  const bool shallow = token_base_ + position_ == shallow_primary_position_;
+  LevelOverride override_level(level_, shallow ? shallow_primary_saving_ : 0);
   const Token first = next_token();
   NodeIndex value = atom();
   for (;;) {
@@ -23,9 +42,9 @@ NodeIndex Parser::primary() {
         expect_name();
         value = make_node(NodeKind::Attribute, first, {&value, 1});
       } else if (op == Op::LeftParen) {
-        value = call(first, value);
+        value = unless_failed_before(Bracketed::Call, [&] { return call(first, value); });
       } else {
-        value = subscript(first, value);
+        value = unless_failed_before(Bracketed::Subscript, [&] { return subscript(first, value); });
       }
     } catch (const SyntaxFailure&) {
       if (!error_pass_) throw;
@@ -62,9 +81,12 @@ NodeIndex Parser::atom() {
     case TokenKind::String: return strings();
     case TokenKind::Operator:
       switch (token.op()) {
-        case Op::LeftParen: return parenthesized();
-        case Op::LeftBracket: return bracketed();
-        case Op::LeftBrace: return braced();
+        case Op::LeftParen:
+          return unless_failed_before(Bracketed::Parenthesized, [&] { return parenthesized(); });
+        case Op::LeftBracket:
+          return unless_failed_before(Bracketed::List, [&] { return bracketed(); });
+        case Op::LeftBrace:
+          return unless_failed_before(Bracketed::Braced, [&] { return braced(); });
         case Op::Ellipsis:
           return make_node(NodeKind::Constant, consume(), {},
                            static_cast<std::uint8_t>(ConstantKind::Ellipsis));
@@ -158,9 +180,9 @@ NodeIndex Parser::parenthesized() {
   expect(Op::Comma);
   const std::size_t base = scratch_.size();
   scratch_.push_back(first);
-  // pegen reaches later tuple elements through star_named_expressions and its gather, which
-  // only the second pass (measured: MemoryError at 187 nested `(1, ...)` there) makes deeper.
-  LevelGuard elements(*this, second_pass_ ? 2 : 0);
+  // pegen reaches later tuple elements through star_named_expressions and its gather: two
+  // levels deeper than the first (measured with 4000+ unary minuses under 50 nested `(1, ...`).
+  LevelGuard elements(*this, 2);
   while (!at(Op::RightParen)) {
     const NodeIndex element = star_named_expression();
     scratch_.push_back(element);
@@ -173,9 +195,9 @@ NodeIndex Parser::parenthesized() {
   return tuple;
 }
 
-// '[' list | listcomp. (The second pass tries invalid_comprehension too: one level more.)
+// '[' list | listcomp: one level deeper than a parenthesized group (star_named_expressions).
 NodeIndex Parser::bracketed() {
-  LevelGuard guard(*this, second_pass_ ? 3 : 2);
+  LevelGuard guard(*this, 3);
   const Token open = consume();
   const std::size_t base = scratch_.size();
   while (!at(Op::RightBracket)) {

@@ -156,6 +156,8 @@ void Parser::start_second_pass() {
   tree_.clear();
   scratch_.clear();
   level_ = 0;
+  shallow_primary_position_ = static_cast<std::size_t>(-1);
+  failed_brackets_.clear();
   second_pass_ = true;
   error_pass_ = true;
   on_statement_ = nullptr;

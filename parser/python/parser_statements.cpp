@@ -123,8 +123,14 @@ int Parser::simple_statement(bool top_level) {
   return statement_depth;
 }
 
+// Levels pegen saves on a primary parsed through the target rules (measured on 3.11.2 with
+// 5900+ unary minuses inside its brackets or call arguments).
+constexpr int kShallowStatementStart = 19;
+constexpr int kShallowAssignedValue = 18;
+
 int Parser::expression_statement(ParsedStatement& parsed) {
   const Mark start = mark();
+  mark_shallow_primary(kShallowStatementStart);
   const NodeIndex first = star_expressions();
   const Op op = next_token().op();
   if (op == Op::Colon) {
@@ -153,6 +159,7 @@ int Parser::expression_statement(ParsedStatement& parsed) {
       }
       ++targets;
       consume();
+      mark_shallow_primary(kShallowAssignedValue + (second_pass_ ? 1 : 0));
       value = at(Keyword::Yield) ? yield_expression() : star_expressions();
       deepest = std::max(deepest, depth(value));
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "parser/utf8.hpp"
 
+#include "parser/python/utf8.hpp"
+
 #include <cstdio>
 
 namespace weightspace::utf8 {
@@ -86,23 +88,7 @@ std::optional<DecodeProblem> find_decode_problem(std::string_view bytes, Surroga
   return std::nullopt;
 }
 
-void append_code_point(std::string& out, char32_t code_point) {
-  if (code_point < 0x80) {
-    out.push_back(static_cast<char>(code_point));
-  } else if (code_point < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (code_point >> 6)));
-    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  } else if (code_point < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (code_point >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (code_point >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((code_point >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  }
-}
+void append_code_point(std::string& out, char32_t code_point) { python::append_utf8(out, code_point); }
 
 std::size_t count_code_points(std::string_view text) {
   std::size_t count = 0;

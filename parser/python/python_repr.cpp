@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "parser/python/python_float.hpp"
+#include "parser/python/utf8.hpp"
 
 namespace weightspace {
 namespace {
@@ -22,24 +23,6 @@ bool is_printable(char32_t code_point) {
   if ((code_point >= 0xD800 && code_point <= 0xF8FF) || (code_point & 0xFFFE) == 0xFFFE) return false;
   if (code_point >= 0xE0000 || code_point > 0x10FFFF) return false;
   return true;
-}
-
-void append_utf8(std::string& out, char32_t code_point) {
-  if (code_point < 0x80) {
-    out.push_back(static_cast<char>(code_point));
-  } else if (code_point < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (code_point >> 6)));
-    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  } else if (code_point < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (code_point >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (code_point >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((code_point >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  }
 }
 
 void append_escape(std::string& out, char32_t code_point) {
@@ -90,7 +73,7 @@ std::string python_repr_str(std::u32string_view text) {
   for (const char32_t code_point : text) {
     if (append_common_escape(out, code_point, quote)) continue;
     if (is_printable(code_point)) {
-      append_utf8(out, code_point);
+      python::append_utf8(out, code_point);
     } else {
       append_escape(out, code_point);
     }

@@ -132,7 +132,7 @@ class Breakout {
   }
 
   const State& state() const { return state_; }
-  void set_state(const State& state) { state_ = state; }
+  void restore(const State& state) { state_ = state; }
 
   bool has_brick(int y, int x) const {
     return y >= kFirstBrickRow && y < kFirstBrickRow + kBrickRows && (state_.bricks & brick_bit(y, x)) != 0;

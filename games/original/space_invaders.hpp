@@ -191,7 +191,7 @@ class SpaceInvaders {
   }
 
   const State& state() const { return state_; }
-  void set_state(const State& state) { state_ = state; }
+  void restore(const State& state) { state_ = state; }
   bool ramping() const { return ramping_; }
 
   // _nearest_alien(pos) as the cell it returns. Columns are visited in the order of Python's

@@ -203,7 +203,7 @@ class SynthSeaquest {
   }
 
   const State& state() const { return state_; }
-  void set_state(const State& state) { state_ = state; }
+  void restore(const State& state) { state_ = state; }
 
  private:
   static bool on_board(int x) { return x >= 0 && x <= 9; }

@@ -141,7 +141,7 @@ class SynthSpaceInvaders {
   }
 
   const State& state() const { return state_; }
-  void set_state(const State& state) { state_ = state; }
+  void restore(const State& state) { state_ = state; }
 
  private:
   // Python draws the parity (randint(2)), then the direction (rand() < 0.5 is right).

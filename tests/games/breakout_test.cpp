@@ -46,7 +46,7 @@ TEST(Breakout, RefillsTheWallAtTheGoldenSteps) {
 
 Breakout situation(const Breakout::State& state) {
   Breakout game(false);
-  game.set_state(state);
+  game.restore(state);
   return game;
 }
 

@@ -46,7 +46,7 @@ std::string picture(Board board) {
 
 SpaceInvaders situation(const SpaceInvaders::State& state, bool ramping = false) {
   SpaceInvaders game(ramping);
-  game.set_state(state);
+  game.restore(state);
   return game;
 }
 

@@ -25,7 +25,7 @@ TEST(SynthSeaquest, MatchesGoldenTraces) {
 
 SynthSeaquest situation(const SynthSeaquest::State& state) {
   SynthSeaquest game(false);
-  game.set_state(state);
+  game.restore(state);
   return game;
 }
 

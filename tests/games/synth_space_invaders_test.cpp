@@ -40,7 +40,7 @@ std::string picture(Board board) {
 
 SynthSpaceInvaders situation(const SynthSpaceInvaders::State& state) {
   SynthSpaceInvaders game(false);
-  game.set_state(state);
+  game.restore(state);
   return game;
 }
 

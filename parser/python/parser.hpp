@@ -7,11 +7,11 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #include "parser/python/error.hpp"
 #include "parser/python/syntax_tree.hpp"
+#include "parser/python/token_memo.hpp"
 #include "parser/python/tokenizer.hpp"
 
 namespace weightspace::python {
@@ -39,6 +39,9 @@ constexpr int kMaxAstDepth = 2982;
 
 // Thrown when the tokens cannot continue; the parser knows the furthest token it read.
 struct SyntaxFailure {};
+// Thrown when the second pass has worked too long (see kSecondPassRuleCalls); the first pass's
+// plain "invalid syntax" is reported instead of a specialised message.
+struct SecondPassExhausted {};
 // A SyntaxError the parser itself raises (string literal errors, `expected ':'`, the
 // specialised messages of the second pass). CPython still lets a later tokenizer error win.
 struct RaisedSyntaxError {
@@ -104,24 +107,59 @@ class Parser {
   void reset(const Mark& saved);
   void enter_level(int cost) {
     level_ += cost;
-    if (level_ > kMaxParserLevel) [[unlikely]] stack_overflow();
+    if (level_ > kMaxParserLevel || ++rule_calls_ > rule_call_budget_) [[unlikely]] {
+      over_limit();
+    }
   }
+  [[noreturn]] void over_limit();
   [[noreturn]] void stack_overflow();
+  // TokenMemo flags: checks that ran (0-2), parses without the invalid_* rules (3-4), failed
+  // brackets (from 5: four pass-flag combinations for each Bracketed construct).
+  // The invalid_* checks `check` of an expression starting at `start` ran and raised nothing.
+  bool already_checked(const Mark& start, int check) {
+    return memo_.test_and_set(start.position, 1U << check);
+  }
   void leave_level(int cost) { level_ -= cost; }
   enum class Bracketed : std::uint8_t { Parenthesized, List, Braced, Call, Subscript };
   template <class Parse>
   NodeIndex unless_failed_before(Bracketed construct, Parse&& parse) {
-    const std::uint64_t key = (static_cast<std::uint64_t>(token_base_ + position_) << 5) |
-                              (static_cast<std::uint64_t>(construct) << 2) |
-                              (second_pass_ ? 2U : 0U) | (error_pass_ ? 1U : 0U);
-    if (!failed_brackets_.empty() && failed_brackets_.contains(key)) fail();
+    const std::uint32_t flag = 1U << (5 + 4 * static_cast<int>(construct) +
+                                      (second_pass_ ? 2 : 0) + (error_pass_ ? 1 : 0));
+    const std::size_t position = position_;
+    if (memo_.test(position, flag)) fail();
     try {
       return parse();
     } catch (const SyntaxFailure&) {
-      failed_brackets_.insert(key);
+      memo_.test_and_set(position, flag);
       throw;
     }
   }
+  // pegen memoises `expression` and `disjunction` whether or not the invalid_* rules are on: once
+  // parsed at a position inside expression_without_invalid, a later parse there with the rules
+  // on gets that result back, with no specialised error from anywhere inside it. Records such
+  // a parse, or tells whether this one must repeat it (with the rules off).
+  enum class Memoised : std::uint8_t { Expression, Disjunction };
+  bool reuse_without_invalid(Memoised rule) {
+    const std::uint32_t flag = 1U << (3 + static_cast<int>(rule));
+    if (!second_pass_) {
+      memo_.test_and_set(position_, flag);
+      return false;
+    }
+    return memo_.test(position_, flag);
+  }
+  class InvalidRulesOff {
+   public:
+    explicit InvalidRulesOff(Parser& parser) : parser_(parser), saved_(parser.second_pass_) {
+      parser.second_pass_ = false;
+    }
+    ~InvalidRulesOff() { parser_.second_pass_ = saved_; }
+    InvalidRulesOff(const InvalidRulesOff&) = delete;
+    InvalidRulesOff& operator=(const InvalidRulesOff&) = delete;
+
+   private:
+    Parser& parser_;
+    bool saved_;
+  };
   void mark_shallow_primary(int saving) {
     shallow_primary_position_ = token_base_ + position_;
     shallow_primary_saving_ = saving;
@@ -159,6 +197,7 @@ class Parser {
   int simple_statements(bool top_level);
   int simple_statement(bool top_level);
   int expression_statement(ParsedStatement& parsed);
+  int expression_statement_body(ParsedStatement& parsed, bool& assignment_matched);
   void invalid_assignment(const Mark& start);
   int import_statement();
   int del_statement();
@@ -239,6 +278,7 @@ class Parser {
   NodeIndex name_node(const Token& token);
   NodeIndex number();
   NodeIndex strings();
+  NodeIndex display(NodeIndex (Parser::*parse)());
   NodeIndex parenthesized();
   NodeIndex bracketed();
   NodeIndex braced();
@@ -254,6 +294,7 @@ class Parser {
   NodeIndex slice();
   int comprehension_clauses();
   void invalid_comprehension_check(NodeIndex starred);
+  void invalid_comprehension_at_bracket();
   void invalid_comprehension_target(std::size_t base);
 
   // --- nodes and targets (parser_targets.cpp) ---
@@ -264,6 +305,7 @@ class Parser {
   NodeIndex star_target();
   bool is_star_target(NodeIndex node) const;
   bool is_single_target(NodeIndex node) const;
+  bool annotation_group_comes_first(NodeIndex node) const;
   bool is_delete_target(NodeIndex node) const;
   NodeIndex invalid_target(NodeIndex node, Targets type) const;
   void raise_invalid_target(NodeIndex node, Targets type);
@@ -292,10 +334,14 @@ class Parser {
   // keeps that depth. A primary starting at this absolute token position is charged that way.
   std::size_t shallow_primary_position_ = static_cast<std::size_t>(-1);
   int shallow_primary_saving_ = 0;
-  // Where a bracketed construct failed (position, construct, pass flags). pegen memoises its
-  // rules; without this a failing bracket inside failing brackets is re-parsed by every
-  // alternative around it, exponentially (`{{{{{{{{{{{{{{{{{{{{{{{{a b` took minutes).
-  std::unordered_set<std::uint64_t> failed_brackets_;
+  // pegen memoises its rules. Without memo a failing bracket inside failing brackets is
+  // re-parsed by every alternative around it (`{{{{{{{{{{{{{{{{{{{{{{{{a b` took minutes), and
+  // the invalid_* checks of `+1,foo +1,foo ... if` ran 2^n times. So it records where brackets
+  // failed, where checks ran, and where expression_without_invalid parsed.
+  TokenMemo memo_;
+  bool without_invalid_entry_ = false;  // the next expression() is expression_without_invalid
+  std::uint64_t rule_calls_ = 0;
+  std::uint64_t rule_call_budget_ = static_cast<std::uint64_t>(-1);
   bool second_pass_ = false;  // pegen's call_invalid_rules: the invalid_* checks are on
   bool error_pass_ = false;   // the whole second pass, also where invalid_* checks are off
   bool fstring_mode_ = false;

@@ -32,6 +32,9 @@ NodeIndex Parser::primary() {
   NodeIndex value = atom();
   for (;;) {
     const Op op = next_token().op();
+    if (second_pass_ && (op == Op::LeftParen || op == Op::LeftBracket || op == Op::LeftBrace)) {
+      invalid_comprehension_at_bracket();
+    }
     if (op != Op::Dot && op != Op::LeftParen && op != Op::LeftBracket) return value;
     // A trailer that does not parse leaves the primary before it, as pegen's left recursion
     // does; only the second pass cares (the next token then starts whatever comes next).
@@ -51,6 +54,20 @@ NodeIndex Parser::primary() {
       reset(before);
       return value;
     }
+  }
+}
+
+// A display whose own alternatives fail ends, in the second pass, with invalid_comprehension.
+NodeIndex Parser::display(NodeIndex (Parser::*parse)()) {
+  const Mark open = mark();
+  try {
+    return (this->*parse)();
+  } catch (const SyntaxFailure&) {
+    if (second_pass_) {
+      reset(open);
+      invalid_comprehension_at_bracket();
+    }
+    throw;
   }
 }
 
@@ -82,11 +99,12 @@ NodeIndex Parser::atom() {
     case TokenKind::Operator:
       switch (token.op()) {
         case Op::LeftParen:
-          return unless_failed_before(Bracketed::Parenthesized, [&] { return parenthesized(); });
+          return unless_failed_before(Bracketed::Parenthesized,
+                                      [&] { return display(&Parser::parenthesized); });
         case Op::LeftBracket:
-          return unless_failed_before(Bracketed::List, [&] { return bracketed(); });
+          return unless_failed_before(Bracketed::List, [&] { return display(&Parser::bracketed); });
         case Op::LeftBrace:
-          return unless_failed_before(Bracketed::Braced, [&] { return braced(); });
+          return unless_failed_before(Bracketed::Braced, [&] { return display(&Parser::braced); });
         case Op::Ellipsis:
           return make_node(NodeKind::Constant, consume(), {},
                            static_cast<std::uint8_t>(ConstantKind::Ellipsis));
@@ -202,8 +220,10 @@ NodeIndex Parser::bracketed() {
   const std::size_t base = scratch_.size();
   while (!at(Op::RightBracket)) {
     const NodeIndex element = star_named_expression();
-    if (scratch_.size() == base && at_comprehension()) {
-      if (node(element).kind != NodeKind::Starred) {
+    // After a starred first element pegen's listcomp never looks for `for` (nor past `async`).
+    const bool starred = node(element).kind == NodeKind::Starred;
+    if (scratch_.size() == base && (!starred || second_pass_) && at_comprehension()) {
+      if (!starred) {
         const int clauses = comprehension_clauses();
         expect(Op::RightBracket);
         return make_node(NodeKind::ListComp, open, {&element, 1}, 0, clauses);
@@ -247,8 +267,8 @@ NodeIndex Parser::braced_display() {
     const bool plain = kind != NodeKind::Starred &&
                        (kind != NodeKind::NamedExpr || node(first).parenthesized);
     if (!(plain && at(Op::Colon))) {
-      // A set or a set comprehension.
-      if (at_comprehension()) {
+      // A set or a set comprehension (not looked for after a starred element).
+      if ((kind != NodeKind::Starred || second_pass_) && at_comprehension()) {
         if (kind != NodeKind::Starred) {
           const int clauses = comprehension_clauses();
           expect(Op::RightBrace);
@@ -291,7 +311,8 @@ NodeIndex Parser::braced_display() {
     if (at(Op::DoubleStar)) {
       const Token stars = consume();
       const NodeIndex value = bitwise_or();
-      if (scratch_.size() == base && at_comprehension()) {
+      // Only invalid_dict_comprehension (second pass) looks for `for` after `{**x`.
+      if (scratch_.size() == base && second_pass_ && at_comprehension()) {
         if (second_pass_) {
           try {
             comprehension_clauses();
@@ -318,82 +339,6 @@ NodeIndex Parser::braced_display() {
   const NodeIndex dict = make_node(NodeKind::Dict, open, children_since(base));
   scratch_.resize(base);
   return dict;
-}
-
-// invalid_double_starred_kvpairs, with pegen's backtracking inside the expressions.
-void Parser::invalid_dictionary(const Mark& open) {
-  const bool saved = error_pass_;
-  error_pass_ = true;
-  const auto attempt = [&](auto&& body) {
-    reset(open);
-    consume();  // '{'
-    try {
-      body();
-    } catch (const SyntaxFailure&) {
-    }
-  };
-  const auto pair = [&] {
-    if (accept(Op::DoubleStar)) {
-      bitwise_or();
-    } else {
-      expression();
-      expect(Op::Colon);
-      expression();
-    }
-  };
-  // expression ':' '*' bitwise_or  |  expression ':' &('}' | ',')
-  const auto starred_or_missing_value = [&] {
-    expression();
-    const Token colon = next_token();
-    expect(Op::Colon);
-    if (at(Op::Star)) {
-      const Token star = consume();
-      bitwise_or();
-      raise_at_token("cannot use a starred expression in a dictionary value", star);
-    }
-    if (at(Op::RightBrace) || at(Op::Comma)) {
-      raise_at_token("expression expected after dictionary key and ':'", colon);
-    }
-  };
-  try {
-    // ','.double_starred_kvpair+ ',' invalid_kvpair
-    attempt([&] {
-      pair();
-      for (;;) {
-        const Mark before = mark();
-        try {
-          expect(Op::Comma);
-          pair();
-        } catch (const SyntaxFailure&) {
-          reset(before);
-          break;
-        }
-      }
-      expect(Op::Comma);
-      const Mark key_start = mark();
-      try {
-        const NodeIndex key = expression();
-        if (!at(Op::Colon)) {
-          const Node& target = node(key);
-          raise_at("':' expected after dictionary key", target.line, target.end_column - 1);
-        }
-      } catch (const SyntaxFailure&) {
-      }
-      for (int alternative = 0; alternative < 2; ++alternative) {
-        reset(key_start);
-        try {
-          starred_or_missing_value();
-        } catch (const SyntaxFailure&) {
-        }
-      }
-    });
-    attempt(starred_or_missing_value);
-  } catch (...) {
-    error_pass_ = saved;
-    throw;
-  }
-  error_pass_ = saved;
-  reset(open);
 }
 
 }  // namespace weightspace::python

@@ -57,7 +57,12 @@ Parser::CallArguments Parser::call_arguments(std::size_t positional_base) {
       }
       const Token star = consume();
       const NodeIndex value = expression();
-      scratch_.push_back(make_node(NodeKind::Starred, star, {&value, 1}));
+      const NodeIndex starred = make_node(NodeKind::Starred, star, {&value, 1});
+      // invalid_arguments' `args for_if_clauses` with more than one positional argument
+      if (second_pass_ && scratch_.size() > positional_base && at_comprehension()) {
+        genexp_needs_parentheses(starred);
+      }
+      scratch_.push_back(starred);
     } else if (token.op() == Op::DoubleStar) {
       consume();
       result.keyword_depth = std::max(result.keyword_depth, 1 + depth(expression()));

@@ -246,6 +246,16 @@ int Parser::try_statement() {
                         "IndentationError");
   }
   expect_forced(Op::Colon, ":");
+  if (second_pass_ && at(Keyword::Except)) {
+    // invalid_try_stmt's `'try' ':' block* except_block+ ...` with no block at all: the
+    // clauses' own errors (`try: except` is "expected ':'") come from there.
+    const Mark after_colon = mark();
+    try {
+      while (at(Keyword::Except)) except_clause(peek(1).op() == Op::Star);
+    } catch (const SyntaxFailure&) {
+    }
+    reset(after_colon);
+  }
   int deepest = block(keyword, "'try' statement");
   if (at(Keyword::Finally)) return 1 + std::max(deepest, finally_block());
   if (!at(Keyword::Except)) {
@@ -302,6 +312,10 @@ int Parser::except_clause(bool star) {
     }
   }
   int deepest = 0;
+  // invalid_except_stmt: `a='except' NEWLINE`
+  if (!star && second_pass_ && next_token().kind == TokenKind::Newline) {
+    raise_at_last_token("expected ':'");
+  }
   if (star || !at(Op::Colon)) {
     const NodeIndex type = expression();
     deepest = depth(type);

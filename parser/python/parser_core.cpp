@@ -84,6 +84,11 @@ void Parser::reset(const Mark& saved) {
   scratch_.resize(saved.scratch);
 }
 
+void Parser::over_limit() {
+  if (level_ > kMaxParserLevel) stack_overflow();
+  throw SecondPassExhausted{};
+}
+
 void Parser::stack_overflow() {
   const Token token = tokens_.empty() ? Token{} : tokens_[std::min(position_, tokens_.size() - 1)];
   // pegen raises MemoryError (an empty message) when its rule stack overflows.

@@ -82,9 +82,18 @@ NodeIndex Parser::star_expressions() {
   if (!at(Op::Comma)) return head;
   const std::size_t base = scratch_.size();
   scratch_.push_back(head);
-  while (accept(Op::Comma)) {
+  // (',' star_expression)+ [',']: later elements sit two rule calls deeper, and in the second
+  // pass one that does not parse leaves its comma to the optional trailing one.
+  LevelGuard elements(*this, 2);
+  for (;;) {
+    const Mark before_comma = mark();
+    if (!accept(Op::Comma)) break;
     if (!can_start_expression(true)) break;
-    const NodeIndex element = star_expression();
+    NodeIndex element = kNoNode;
+    if (!operand_or_give_back(before_comma, [&] { return star_expression(); }, element)) {
+      consume();
+      break;
+    }
     scratch_.push_back(element);
   }
   const NodeIndex tuple = make_node(NodeKind::Tuple, first, children_since(base));
@@ -158,6 +167,15 @@ NodeIndex Parser::expression() {
     const NodeIndex atom = simple_atom_fast_path();
     if (atom != kNoNode) return atom;
   }
+  if (error_pass_) {
+    // expression_without_invalid is a rule of its own, not a memoised `expression`.
+    if (without_invalid_entry_) {
+      without_invalid_entry_ = false;
+    } else if (reuse_without_invalid(Memoised::Expression)) {
+      const InvalidRulesOff off(*this);
+      return expression();
+    }
+  }
   LevelGuard guard(*this, second_pass_ ? 2 : 1);  // + invalid_expression
   if (at(Keyword::Lambda)) return lambda_expression();
   const Token first = next_token();
@@ -165,25 +183,26 @@ NodeIndex Parser::expression() {
   const NodeIndex body = disjunction();
   if (second_pass_) invalid_expression_checks(start, body);
   if (!at(Keyword::If)) return body;
-  consume();
-  const NodeIndex test = disjunction();
-  if (!accept(Keyword::Else)) fail();
-  const NodeIndex orelse = expression();
+  // `disjunction 'if' disjunction 'else' expression`, else plain `disjunction`: in the second
+  // pass an incomplete conditional gives the `if` back (`print 1, print if` ends at `print`).
+  const Mark before_if = mark();
+  NodeIndex test = kNoNode;
+  NodeIndex orelse = kNoNode;
+  const auto conditional = [&] {
+    consume();
+    test = disjunction();
+    if (!accept(Keyword::Else)) fail();
+    return expression();
+  };
+  if (!operand_or_give_back(before_if, conditional, orelse)) return body;
   const NodeIndex children[3] = {test, body, orelse};
   return make_node(NodeKind::IfExp, first, children);
 }
 
 NodeIndex Parser::expression_without_invalid() {
-  const bool saved = second_pass_;
-  second_pass_ = false;
-  try {
-    const NodeIndex result = expression();
-    second_pass_ = saved;
-    return result;
-  } catch (...) {
-    second_pass_ = saved;
-    throw;
-  }
+  const InvalidRulesOff off(*this);
+  without_invalid_entry_ = true;
+  return expression();
 }
 
 // pegen's repetition and left recursion give back an operator whose operand does not parse;
@@ -204,6 +223,10 @@ bool Parser::operand_or_give_back(const Mark& before_operator, Operand&& parse, 
 }
 
 NodeIndex Parser::disjunction() {
+  if (error_pass_ && reuse_without_invalid(Memoised::Disjunction)) {
+    const InvalidRulesOff off(*this);
+    return disjunction();
+  }
   LevelGuard guard(*this, 1);
   const Token first = next_token();
   const NodeIndex head = conjunction();

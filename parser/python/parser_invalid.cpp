@@ -1,15 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The second-pass checks run at every expression: pegen's invalid_expression,
-// invalid_legacy_expression and invalid_named_expression rules.
+// The second-pass checks pegen runs at every expression (invalid_expression,
+// invalid_legacy_expression, invalid_named_expression), at brackets (invalid_comprehension)
+// and in failing dictionaries (invalid_double_starred_kvpairs).
 #include <algorithm>
 
 #include "parser/python/names.hpp"
 #include "parser/python/parser.hpp"
 
 namespace weightspace::python {
+namespace {
+
+// star_expressions, star_expression, expression (and invalid_expression), disjunction ..
+// comparison, the six binary levels (rule and loop each), factor, power, await_primary,
+// primary (and its loop), atom.
+constexpr int kFailingStarExpressionsLevels = 26;
+
+}  // namespace
 
 // invalid_expression and invalid_legacy_expression, in pegen's order.
 void Parser::invalid_expression_checks(const Mark& start, NodeIndex first) {
+  if (already_checked(start, 0)) return;
   const Mark after = mark();
   const Token first_token = tokens_[start.position];
   const bool first_is_name = first_token.kind == TokenKind::Name &&
@@ -48,20 +58,26 @@ void Parser::invalid_expression_checks(const Mark& start, NodeIndex first) {
                            first_token.keyword() >= Keyword::SoftMatch);
   if (plain_name && tokens_[start.position + 1].op() != Op::LeftParen) {
     position_ = start.position + 1;  // re-read after the name; the nodes made so far stay
-    try {
-      star_expressions();
-      const std::string_view raw =
-          source_.substr(first_token.start, first_token.end - first_token.start);
-      const bool ascii = std::all_of(raw.begin(), raw.end(), [](char character) {
-        return static_cast<unsigned char>(character) < 0x80;
-      });
-      const std::string name = ascii ? std::string(raw) : nfkc_normalize(raw);
-      if (name == "print" || name == "exec") {
-        raise_at_token("Missing parentheses in call to '" + name + "'. Did you mean " + name +
-                           "(...)?",
-                       first_token);
+    // Tokens that cannot start one are not parsed (a failing parse costs an exception), but
+    // the rule calls of pegen's failing descent down to `atom` still count against MAXSTACK.
+    if (!can_start_expression(true)) {
+      const LevelGuard failing_descent(*this, kFailingStarExpressionsLevels);
+    } else {
+      try {
+        star_expressions();
+        const std::string_view raw =
+            source_.substr(first_token.start, first_token.end - first_token.start);
+        const bool ascii = std::all_of(raw.begin(), raw.end(), [](char character) {
+          return static_cast<unsigned char>(character) < 0x80;
+        });
+        const std::string name = ascii ? std::string(raw) : nfkc_normalize(raw);
+        if (name == "print" || name == "exec") {
+          raise_at_token("Missing parentheses in call to '" + name + "'. Did you mean " + name +
+                             "(...)?",
+                         first_token);
+        }
+      } catch (const SyntaxFailure&) {
       }
-    } catch (const SyntaxFailure&) {
     }
     reset(after);
   }
@@ -69,6 +85,7 @@ void Parser::invalid_expression_checks(const Mark& start, NodeIndex first) {
 
 // invalid_named_expression: `a.b := 1`, `x = 1` and `f() = 1` where a condition is expected.
 void Parser::invalid_named_expression_checks(const Mark& start, NodeIndex value) {
+  if (already_checked(start, 1)) return;
   const Mark after = mark();
   if (at(Op::ColonEqual)) {
     try {
@@ -110,6 +127,149 @@ void Parser::invalid_named_expression_checks(const Mark& start, NodeIndex value)
   } catch (const SyntaxFailure&) {
   }
   reset(after);
+}
+
+// invalid_comprehension at a bracket. The second pass tries it where a display fails (listcomp,
+// setcomp and genexp end with it) and after every primary, whose left recursion tries
+// `primary genexp`: `x [*a for a in b]`, `1 {a, b for a, b in c}` and the errors inside
+// `1 {a=1}` or `[*a b` (whose `expression` looks past `b`) come from here.
+void Parser::invalid_comprehension_at_bracket() {
+  const Mark start = mark();
+  if (already_checked(start, 2)) return;
+  const Op open = next_token().op();
+  const auto attempt = [&](auto&& body) {
+    reset(start);
+    consume();  // the bracket
+    try {
+      body();
+    } catch (const SyntaxFailure&) {
+    }
+  };
+  // ('[' | '(' | '{') a=starred_expression for_if_clauses
+  // (Alternatives that cannot start return early: exceptions are slow.)
+  attempt([&] {
+    if (!at(Op::Star)) return;
+    const Token star = consume();
+    expression();
+    comprehension_clauses();
+    raise_at_token("iterable unpacking cannot be used in comprehension", star);
+  });
+  if (open != Op::LeftParen) {
+    // ('[' | '{') a=star_named_expression ',' b=star_named_expressions for_if_clauses
+    //  | ('[' | '{') a=star_named_expression b=',' for_if_clauses
+    NodeIndex first = kNoNode;
+    Mark after_comma = start;
+    attempt([&] {
+      first = star_named_expression();
+      if (!accept(Op::Comma)) return;
+      after_comma = mark();
+      if (!can_start_expression(true)) return;
+      star_named_expression();
+      for (;;) {
+        const Mark before_comma = mark();
+        if (!accept(Op::Comma)) break;
+        try {
+          star_named_expression();
+        } catch (const SyntaxFailure&) {
+          reset(before_comma);
+          consume();  // the optional trailing comma
+          break;
+        }
+      }
+      if (!at_comprehension()) return;
+      comprehension_clauses();
+      raise_at_node("did you forget parentheses around the comprehension target?", first);
+    });
+    if (first != kNoNode && after_comma.position != start.position) {
+      reset(after_comma);
+      if (!at_comprehension()) {
+        reset(start);
+        return;
+      }
+      try {
+        comprehension_clauses();
+        raise_at_node("did you forget parentheses around the comprehension target?", first);
+      } catch (const SyntaxFailure&) {
+      }
+    }
+  }
+  reset(start);
+}
+
+// invalid_double_starred_kvpairs, with pegen's backtracking inside the expressions.
+void Parser::invalid_dictionary(const Mark& open) {
+  const bool saved = error_pass_;
+  error_pass_ = true;
+  const auto attempt = [&](auto&& body) {
+    reset(open);
+    consume();  // '{'
+    try {
+      body();
+    } catch (const SyntaxFailure&) {
+    }
+  };
+  const auto pair = [&] {
+    if (accept(Op::DoubleStar)) {
+      bitwise_or();
+    } else {
+      expression();
+      expect(Op::Colon);
+      expression();
+    }
+  };
+  // expression ':' '*' bitwise_or  |  expression ':' &('}' | ',')
+  const auto starred_or_missing_value = [&] {
+    expression();
+    const Token colon = next_token();
+    expect(Op::Colon);
+    if (at(Op::Star)) {
+      const Token star = consume();
+      bitwise_or();
+      raise_at_token("cannot use a starred expression in a dictionary value", star);
+    }
+    if (at(Op::RightBrace) || at(Op::Comma)) {
+      raise_at_token("expression expected after dictionary key and ':'", colon);
+    }
+  };
+  try {
+    // ','.double_starred_kvpair+ ',' invalid_kvpair
+    attempt([&] {
+      pair();
+      for (;;) {
+        const Mark before = mark();
+        try {
+          expect(Op::Comma);
+          pair();
+        } catch (const SyntaxFailure&) {
+          reset(before);
+          break;
+        }
+      }
+      expect(Op::Comma);
+      const Mark key_start = mark();
+      try {
+        const NodeIndex key = expression();
+        if (!at(Op::Colon)) {
+          const Node& target = node(key);
+          raise_at("':' expected after dictionary key", target.line, target.end_column - 1);
+        }
+      } catch (const SyntaxFailure&) {
+      }
+      for (int alternative = 0; alternative < 2; ++alternative) {
+        reset(key_start);
+        try {
+          starred_or_missing_value();
+        } catch (const SyntaxFailure&) {
+        }
+      }
+    });
+    attempt(starred_or_missing_value);
+  } catch (...) {
+    error_pass_ = saved;
+    throw;
+  }
+  error_pass_ = saved;
+  reset(open);
 }
 
 }  // namespace weightspace::python

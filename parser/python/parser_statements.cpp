@@ -128,18 +128,34 @@ int Parser::simple_statement(bool top_level) {
 constexpr int kShallowStatementStart = 19;
 constexpr int kShallowAssignedValue = 18;
 
+// pegen tries invalid_assignment whenever the assignment alternatives fail, also when they
+// fail part way (`x = _, =` is "Maybe you meant '==' ..." from its first target); not once
+// one of them has matched (`b1[0]: float =@1` is an annotation without value, then an error).
 int Parser::expression_statement(ParsedStatement& parsed) {
+  bool assignment_matched = false;
+  if (!second_pass_) return expression_statement_body(parsed, assignment_matched);
+  const Mark start = mark();
+  try {
+    return expression_statement_body(parsed, assignment_matched);
+  } catch (const SyntaxFailure&) {
+    if (!assignment_matched) invalid_assignment(start);
+    throw;
+  }
+}
+
+int Parser::expression_statement_body(ParsedStatement& parsed, bool& assignment_matched) {
   const Mark start = mark();
   mark_shallow_primary(kShallowStatementStart);
   const NodeIndex first = star_expressions();
   const Op op = next_token().op();
   if (op == Op::Colon) {
-    if (!is_single_target(first)) {
+    if (!is_single_target(first) || annotation_group_comes_first(first)) {
       if (second_pass_) invalid_assignment(start);
       fail();
     }
     consume();
     const NodeIndex annotation = expression();
+    assignment_matched = true;
     NodeIndex value = kNoNode;
     if (accept(Op::Equal)) {
       LevelGuard guard(*this, 2);
@@ -163,6 +179,7 @@ int Parser::expression_statement(ParsedStatement& parsed) {
       value = at(Keyword::Yield) ? yield_expression() : star_expressions();
       deepest = std::max(deepest, depth(value));
     }
+    assignment_matched = true;
     if (targets == 1) {
       parsed.shape = ParsedStatement::Shape::Assign;
       parsed.target = first;
@@ -176,6 +193,7 @@ int Parser::expression_statement(ParsedStatement& parsed) {
       fail();
     }
     consume();
+    assignment_matched = true;  // augassign ~ (a cut)
     LevelGuard guard(*this, 2);
     const NodeIndex value = at(Keyword::Yield) ? yield_expression() : star_expressions();
     parsed.shape = ParsedStatement::Shape::AugAssign;

@@ -99,6 +99,22 @@ bool Parser::is_single_target(NodeIndex index) const {
   return kind == NodeKind::Name || kind == NodeKind::Attribute || kind == NodeKind::Subscript;
 }
 
+// assignment's `('(' single_target ')' | single_subscript_attribute_target) ':'` takes the
+// group whenever one parses, so `(x)[0]: int` is "illegal target for annotation" (while
+// `(x, y)[0]: int` and `f()[0]: int` are fine).
+bool Parser::annotation_group_comes_first(NodeIndex index) const {
+  if (node(index).parenthesized) return false;
+  for (;;) {
+    const Node& current = node(index);
+    if (current.kind != NodeKind::Attribute && current.kind != NodeKind::Subscript &&
+        current.kind != NodeKind::Call) {
+      return false;
+    }
+    index = tree_.child(current, 0);
+    if (node(index).parenthesized) return is_single_target(index);
+  }
+}
+
 bool Parser::is_delete_target(NodeIndex index) const {
   const Node& target = node(index);
   if (is_single_target(index)) return true;

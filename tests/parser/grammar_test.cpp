@@ -304,49 +304,6 @@ TEST(Grammar, NestingLimits) {
   EXPECT_EQ(raised("b1[0] = 0x" + std::string(5000, 'f') + "\n").kind, "(none)");
 }
 
-TEST(Grammar, ParserStackThresholds) {
-  // pegen's MAXSTACK (6000 rule calls) is reached at exactly these depths on 3.11.2; one level
-  // less parses and only then fails the ast depth check (RecursionError).
-  const auto minuses = [](int count) { return std::string(static_cast<std::size_t>(count), '-'); };
-  EXPECT_EQ(raised("x = (" + minuses(5958) + "1)\n").kind, "MemoryError");
-  EXPECT_EQ(raised("x = (" + minuses(5957) + "1)\n").kind, "RecursionError");
-  EXPECT_EQ(raised("x = [" + minuses(5957) + "1]\n").kind, "MemoryError");
-  EXPECT_EQ(raised("x = [" + minuses(5956) + "1]\n").kind, "RecursionError");
-  EXPECT_EQ(raised("b1[0] = f(" + minuses(5958) + "1)\n").kind, "RecursionError");
-  std::string lambdas = "x = ";
-  for (int index = 0; index < 2983; ++index) lambdas += "lambda: ";
-  EXPECT_EQ(raised(lambdas + "1\n").kind, "RecursionError");
-  EXPECT_EQ(raised(lambdas + "lambda: 1\n").kind, "MemoryError");
-  // The error pass is deeper: 194 nested lists around a syntax error overflow it, 193 do not.
-  const auto lists = [](int count) {
-    const auto size = static_cast<std::size_t>(count);
-    return "b1[:1] = " + std::string(size, '[') + "1;" + std::string(size, ']') + "\n";
-  };
-  EXPECT_EQ(raised(lists(194)).kind, "MemoryError");
-  EXPECT_EQ(raised(lists(193)).kind, "SyntaxError");
-}
-
-TEST(Grammar, NestedFailuresAreNotReparsed) {
-  // Each of these once took minutes: every enclosing alternative re-parsed the failing inner
-  // display. pegen's memoisation makes them instant; so does remembering where brackets failed.
-  const auto repeat = [](std::string_view unit, int count) {
-    std::string text;
-    for (int index = 0; index < count; ++index) text += unit;
-    return text;
-  };
-  Raised error = raised(repeat("{", 24) + "a b\n");
-  EXPECT_EQ(error.message, "'{' was never closed (<unknown>, line 1)");
-  EXPECT_EQ(error.column, 24);
-  EXPECT_EQ(raised(repeat("{1:", 40) + "a b\n").column, 118);
-  error = raised(repeat("a[", 40) + "**\n");
-  EXPECT_EQ(error.message, "invalid syntax (<unknown>, line 1)");
-  EXPECT_EQ(error.column, 81);
-  EXPECT_EQ(raised(repeat("{**", 40) + "a b\n").column, 123);
-  EXPECT_EQ(raised(repeat("[{(", 30) + "a b\n").message,
-            "'(' was never closed (<unknown>, line 1)");
-  EXPECT_EQ(raised("x = " + repeat("{1:{", 30) + "yield\n").column, 125);
-}
-
 TEST(Grammar, ManyStatementsAreFast) {
   std::string body;
   for (int row = 0; row < 600; ++row) {

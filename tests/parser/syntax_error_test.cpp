@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// parse_edits_block where CPython's error machinery is subtle: the second pass's alternatives
+// and memo, pegen's stack limit, inputs that made a naive second pass exponential. Every
+// expectation is what CPython 3.11.2's ast.parse does with the same text (checked by hand).
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "parser/python/grammar.hpp"
+
+namespace weightspace {
+namespace {
+
+struct Raised {
+  std::string kind;
+  std::string message;
+  int line = 0;
+  int column = 0;
+};
+
+Raised raised(std::string_view body) {
+  try {
+    parse_edits_block(body);
+  } catch (const EditError& error) {
+    return {error.kind(), error.what(), error.line(), error.column()};
+  }
+  return {"(none)", "", 0, 0};
+}
+
+TEST(PegenErrors, SecondPassFollowsPegenAlternativesAndMemo) {
+  // Each expectation is CPython 3.11.2's ast.parse on the same text.
+  const auto check = [](std::string_view body, std::string_view message, int column) {
+    const Raised error = raised(body);
+    EXPECT_EQ(error.kind, "SyntaxError") << body;
+    EXPECT_EQ(error.message, std::string(message) + " (<unknown>, line 1)") << body;
+    EXPECT_EQ(error.column, column) << body;
+  };
+  const std::string maybe_equal = "invalid syntax. Maybe you meant '==' or ':=' instead of '='?";
+  // assignment's `('(' single_target ')' | single_subscript_attribute_target) ':'` commits
+  // to the group: this annotation is not valid Python, `f()[0]: int` is.
+  check("(x)[0]: int\n", "illegal target for annotation", 1);
+  const std::vector<Statement> statements = parse_edits_block("f()[0]: int\n");
+  ASSERT_EQ(statements.size(), 1u);
+  EXPECT_EQ(statements[0].shape, Statement::Shape::NotAnAssignment);
+  // invalid_assignment runs when the assignment alternatives fail part way, not after one
+  // matched (an annotation whose `= value` does not parse).
+  check("x = _ , =\n", maybe_equal, 1);
+  check("b1[0]: float =@1\n", "invalid syntax", 15);
+  // `primary genexp` tries invalid_comprehension at a bracket after any primary...
+  check("1 {a=1}\n", maybe_equal, 4);
+  check("x [*a for a in b]\n", "iterable unpacking cannot be used in comprehension", 4);
+  // ...but a position first parsed inside expression_without_invalid is memoised unchecked.
+  check("1 2 {a=1}\n", "invalid syntax", 3);
+  check("x x {a=1}\n", "invalid syntax", 3);
+  // Looking past `b` for invalid_expression reaches the end inside the bracket.
+  check("[*a b\n", "'[' was never closed", 1);
+  check("x {a=\n", "'{' was never closed", 3);
+  check("f(a, *b for b in c)\n", "Generator expression must be parenthesized", 6);
+  check("try: except\n", "expected ':'", 12);
+  // invalid_legacy_expression nests once per name; without memoisation this took 2^n steps.
+  std::string names;
+  std::string prints;
+  for (int index = 0; index < 25; ++index) names += "+1,foo ";
+  for (int index = 0; index < 30; ++index) prints += "+1,print ";
+  check(names + " if\n", "invalid syntax", 179);
+  check(prints + " if\n", "Missing parentheses in call to 'print'. Did you mean print(...)?", 256);
+}
+
+TEST(PegenErrors, ParserStackThresholds) {
+  // pegen's MAXSTACK (6000 rule calls) is reached at exactly these depths on 3.11.2; one level
+  // less parses and only then fails the ast depth check (RecursionError).
+  const auto minuses = [](int count) { return std::string(static_cast<std::size_t>(count), '-'); };
+  EXPECT_EQ(raised("x = (" + minuses(5958) + "1)\n").kind, "MemoryError");
+  EXPECT_EQ(raised("x = (" + minuses(5957) + "1)\n").kind, "RecursionError");
+  EXPECT_EQ(raised("x = [" + minuses(5957) + "1]\n").kind, "MemoryError");
+  EXPECT_EQ(raised("x = [" + minuses(5956) + "1]\n").kind, "RecursionError");
+  EXPECT_EQ(raised("b1[0] = f(" + minuses(5958) + "1)\n").kind, "RecursionError");
+  std::string lambdas = "x = ";
+  for (int index = 0; index < 2983; ++index) lambdas += "lambda: ";
+  EXPECT_EQ(raised(lambdas + "1\n").kind, "RecursionError");
+  EXPECT_EQ(raised(lambdas + "lambda: 1\n").kind, "MemoryError");
+  // The error pass is deeper: 194 nested lists around a syntax error overflow it, 193 do not.
+  const auto lists = [](int count) {
+    const auto size = static_cast<std::size_t>(count);
+    return "b1[:1] = " + std::string(size, '[') + "1;" + std::string(size, ']') + "\n";
+  };
+  EXPECT_EQ(raised(lists(194)).kind, "MemoryError");
+  EXPECT_EQ(raised(lists(193)).kind, "SyntaxError");
+}
+
+TEST(PegenErrors, NestedFailuresAreNotReparsed) {
+  // Each of these once took minutes: every enclosing alternative re-parsed the failing inner
+  // display. pegen's memoisation makes them instant; so does remembering where brackets failed.
+  const auto repeat = [](std::string_view unit, int count) {
+    std::string text;
+    for (int index = 0; index < count; ++index) text += unit;
+    return text;
+  };
+  Raised error = raised(repeat("{", 24) + "a b\n");
+  EXPECT_EQ(error.message, "'{' was never closed (<unknown>, line 1)");
+  EXPECT_EQ(error.column, 24);
+  EXPECT_EQ(raised(repeat("{1:", 40) + "a b\n").column, 118);
+  error = raised(repeat("a[", 40) + "**\n");
+  EXPECT_EQ(error.message, "invalid syntax (<unknown>, line 1)");
+  EXPECT_EQ(error.column, 81);
+  EXPECT_EQ(raised(repeat("{**", 40) + "a b\n").column, 123);
+  EXPECT_EQ(raised(repeat("[{(", 30) + "a b\n").message,
+            "'(' was never closed (<unknown>, line 1)");
+  EXPECT_EQ(raised("x = " + repeat("{1:{", 30) + "yield\n").column, 125);
+}
+
+}  // namespace
+}  // namespace weightspace

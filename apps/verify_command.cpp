@@ -31,7 +31,7 @@ std::int64_t episodes_from_environment() {
   text.kind = PyValue::Kind::Str;
   for (const unsigned char c : std::string_view(value)) {
     if (c >= 0x80) throw CommandError("WEIGHT_SPACE_EPISODES must be an ASCII integer, got '" + std::string(value) + "'");
-    text.text.push_back(c);
+    text.mutable_text().push_back(c);
   }
   try {
     const auto episodes = python_int(text).to_int64();

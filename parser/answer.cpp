@@ -2,9 +2,9 @@
 #include "parser/answer.hpp"
 
 #include <new>
+#include <optional>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "parser/fence.hpp"
 #include "parser/numpy/apply_edits.hpp"
@@ -36,9 +36,23 @@ ParsedAnswer parse_answer(std::string_view answer) {
   const std::optional<std::string_view> block = last_edits_block(answer);
   if (!block) return failure(EditError("ValueError", "answer has no edits block"));
   try {
-    const std::vector<Statement> statements = parse_edits_block(*block);
     ParsedAnswer parsed;
-    const EditSummary summary = apply_statements(statements, parsed.weights);
+    // Each statement is applied as soon as it is parsed, but verify.apply_edits only starts
+    // once ast.parse accepted the whole block: the first edit error waits for the end of the
+    // parse, so that an error ast.parse raises later in the block wins over it.
+    int edit_count = 0;
+    std::optional<EditError> edit_error;
+    for_each_edit_statement(*block, [&](Statement&& statement) {
+      if (edit_error) return;
+      try {
+        apply_statement(statement, parsed.weights);
+        ++edit_count;
+      } catch (EditError& error) {
+        edit_error.emplace(std::move(error));
+      }
+    });
+    if (edit_error) return failure(std::move(*edit_error));
+    const EditSummary summary = finish_edits(edit_count, parsed.weights);
     parsed.success = true;
     parsed.edit_count = summary.edit_count;
     parsed.nonzero_weights = summary.nonzero_weights;

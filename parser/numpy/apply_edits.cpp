@@ -23,6 +23,8 @@ const TensorShape* find_tensor(const std::string& name) {
   return nullptr;
 }
 
+}  // namespace
+
 // One statement of verify.apply_edits, checks in the order it makes them.
 void apply_statement(const Statement& statement, Weights& weights) {
   const int line = statement.line;
@@ -55,14 +57,18 @@ void apply_statement(const Statement& statement, Weights& weights) {
   }
 }
 
-}  // namespace
-
 EditSummary apply_statements(std::span<const Statement> statements, Weights& weights) {
-  EditSummary summary;
+  int edit_count = 0;
   for (const Statement& statement : statements) {
     apply_statement(statement, weights);
-    ++summary.edit_count;
+    ++edit_count;
   }
+  return finish_edits(edit_count, weights);
+}
+
+EditSummary finish_edits(int edit_count, const Weights& weights) {
+  EditSummary summary;
+  summary.edit_count = edit_count;
   // np.isfinite and np.max(np.abs(values)) > 1e6 on the float32 values.
   float largest = 0.0f;
   bool finite = true;

@@ -21,6 +21,12 @@ struct EditSummary {
 // `weights` is then partly edited and meaningless.
 EditSummary apply_statements(std::span<const Statement> statements, Weights& weights);
 
+// apply_statements in two steps, for statements that arrive one at a time: apply_statement
+// for each (throws EditError like apply_statements), then finish_edits with the number applied
+// for the final check and the summary.
+void apply_statement(const Statement& statement, Weights& weights);
+EditSummary finish_edits(int edit_count, const Weights& weights);
+
 // Lowercase hex SHA-256 of the 81944 little-endian float32 bytes W1, b1, W2, b2, W3, b3.
 std::string weights_sha256(const Weights& weights);
 

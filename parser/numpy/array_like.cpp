@@ -48,7 +48,7 @@ int discover(const PyValue& value, int depth, int max_dimensions, Discovery& dis
     if (!update_shape(discovery, depth, max_dimensions, false, 0) || sequence) discovery.ragged = true;
     return max_dimensions;
   }
-  const auto length = static_cast<std::int64_t>(value.items.size());
+  const auto length = static_cast<std::int64_t>(value.items().size());
   if (!update_shape(discovery, depth, max_dimensions, true, length)) {
     discovery.ragged = true;
     return max_dimensions;
@@ -58,7 +58,7 @@ int discover(const PyValue& value, int depth, int max_dimensions, Discovery& dis
     discovery.dimensions_fixed = true;
     return depth + 1;
   }
-  for (const PyValue& item : value.items) max_dimensions = discover(item, depth + 1, max_dimensions, discovery);
+  for (const PyValue& item : value.items()) max_dimensions = discover(item, depth + 1, max_dimensions, discovery);
   return max_dimensions;
 }
 
@@ -121,11 +121,11 @@ ArrayType discover_type(const PyValue& sequence, int dimensions) {
       case PyValue::Kind::Str:
         any_text = true;
         any_bytes_only = false;
-        longest_text = std::max(longest_text, scalar.text.size());
+        longest_text = std::max(longest_text, scalar.text().size());
         break;
       case PyValue::Kind::Bytes:
         any_text = true;
-        longest_text = std::max(longest_text, scalar.bytes.size());
+        longest_text = std::max(longest_text, scalar.bytes().size());
         break;
       default: any_object = true; break;
     }

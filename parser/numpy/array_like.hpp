@@ -36,7 +36,7 @@ void for_each_scalar(const PyValue& value, int dimensions, Visitor&& visit) {
     visit(value);
     return;
   }
-  for (const PyValue& item : value.items) for_each_scalar(item, dimensions - 1, visit);
+  for (const PyValue& item : value.items()) for_each_scalar(item, dimensions - 1, visit);
 }
 
 // The dtype np.asarray gives a nested sequence, as far as float32 arithmetic cares.

@@ -45,8 +45,8 @@ double round_to_float32(double value) { return static_cast<double>(static_cast<f
 
 std::string text_dtype(const PyValue& value) {
   return value.kind == PyValue::Kind::Str
-             ? "dtype('<U" + std::to_string(std::max<std::size_t>(1, value.text.size())) + "')"
-             : "dtype('S" + std::to_string(std::max<std::size_t>(1, value.bytes.size())) + "')";
+             ? "dtype('<U" + std::to_string(std::max<std::size_t>(1, value.text().size())) + "')"
+             : "dtype('S" + std::to_string(std::max<std::size_t>(1, value.bytes().size())) + "')";
 }
 
 [[noreturn]] void raise_no_loop(Operator op, const std::string& dtype) {

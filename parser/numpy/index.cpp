@@ -74,12 +74,12 @@ struct SliceRange {
 // PySlice_Unpack followed by PySlice_AdjustIndices.
 SliceRange resolve_slice(const IndexItem& item, std::int64_t length) {
   std::int64_t step = 1;
-  if (const auto given_step = slice_bound(item.step, item)) {
+  if (const auto given_step = slice_bound(item.slice->step, item)) {
     if (*given_step == 0) throw located_error("ValueError", "slice step cannot be zero", item.line, item.column);
     step = *given_step < -kLongMax ? -kLongMax : *given_step;
   }
-  const auto given_start = slice_bound(item.lower, item);
-  const auto given_stop = slice_bound(item.upper, item);
+  const auto given_start = slice_bound(item.slice->lower, item);
+  const auto given_stop = slice_bound(item.slice->upper, item);
   std::int64_t start = given_start ? *given_start : (step < 0 ? kLongMax : 0);
   std::int64_t stop = given_stop ? *given_stop : (step < 0 ? kLongMin : kLongMax);
   auto adjust = [&](std::int64_t& bound) {
@@ -103,8 +103,8 @@ SliceRange resolve_slice(const IndexItem& item, std::int64_t length) {
 void check_python_key(const Statement& statement) {
   for (const IndexItem& item : statement.index) {
     try {
-      if (item.is_slice) {
-        for (const auto* bound : {&item.lower, &item.upper, &item.step}) {
+      if (item.is_slice()) {
+        for (const auto* bound : {&item.slice->lower, &item.slice->upper, &item.slice->step}) {
           if (*bound) value_or_raise(**bound);
         }
       } else {
@@ -126,7 +126,7 @@ TensorView select_view(const Statement& statement, float* tensor_data, const Ten
   std::array<std::int64_t, 2> integers{};
   for (std::size_t position = 0; position < statement.index.size(); ++position) {
     const IndexItem& item = statement.index[position];
-    if (item.is_slice) continue;
+    if (item.is_slice()) continue;
     const IndexInteger integer = index_integer(std::get<PyValue>(item.index));
     if (integer.fit == IndexInteger::Fit::TooLargeForLong) {
       throw located_error("OverflowError", "Python int too large to convert to C long", item.line, item.column);
@@ -157,7 +157,7 @@ TensorView select_view(const Statement& statement, float* tensor_data, const Ten
       continue;
     }
     const IndexItem& item = statement.index[axis];
-    if (!item.is_slice) {
+    if (!item.is_slice()) {
       const std::int64_t integer = integers[axis];
       if (integer < -size || integer >= size) {
         throw located_error("IndexError",

@@ -129,21 +129,49 @@ bool any_bit_below(const Limbs& limbs, std::uint64_t end) {
 
 }  // namespace
 
-BigInt::BigInt(std::int64_t value) : negative_(value < 0) {
-  std::uint64_t magnitude = value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
-  while (magnitude != 0) {
-    magnitude_.push_back(static_cast<std::uint32_t>(magnitude));
-    magnitude >>= 32;
+BigInt::BigInt(std::int64_t value)
+    : negative_(value < 0),
+      small_(value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value)) {}
+
+BigInt::BigInt(const BigInt& other)
+    : negative_(other.negative_),
+      small_(other.small_),
+      large_(other.large_ ? std::make_unique<Limbs>(*other.large_) : nullptr) {}
+
+BigInt& BigInt::operator=(const BigInt& other) {
+  if (this != &other) *this = BigInt(other);
+  return *this;
+}
+
+void BigInt::set_magnitude(Limbs limbs) {
+  trim(limbs);
+  if (limbs.size() > 2) {
+    small_ = 0;
+    large_ = std::make_unique<Limbs>(std::move(limbs));
+    return;
   }
+  large_.reset();
+  small_ = bits_at(limbs, 0);
 }
 
 BigInt BigInt::from_digits(std::string_view digits, int base) {
   BigInt result;
   switch (base) {
-    case 2: result.magnitude_ = from_power_of_two_digits(digits, 1, 2); break;
-    case 8: result.magnitude_ = from_power_of_two_digits(digits, 3, 8); break;
-    case 16: result.magnitude_ = from_power_of_two_digits(digits, 4, 16); break;
-    case 10: result.magnitude_ = from_decimal_digits(digits); break;
+    case 2: result.set_magnitude(from_power_of_two_digits(digits, 1, 2)); break;
+    case 8: result.set_magnitude(from_power_of_two_digits(digits, 3, 8)); break;
+    case 16: result.set_magnitude(from_power_of_two_digits(digits, 4, 16)); break;
+    case 10:
+      // 19 decimal digits are below 10^19 < 2^64: no limbs needed.
+      if (digits.size() <= 19) {
+        for (const char character : digits) {
+          const int digit = digit_value(character);
+          if (digit >= 10) throw std::invalid_argument("BigInt::from_digits: bad digit");
+          result.small_ = result.small_ * 10 + static_cast<std::uint64_t>(digit);
+        }
+      } else {
+        result.set_magnitude(from_decimal_digits(digits));
+      }
+      break;
     default: throw std::invalid_argument("BigInt::from_digits: base must be 2, 8, 10 or 16");
   }
   return result;
@@ -151,22 +179,23 @@ BigInt BigInt::from_digits(std::string_view digits, int base) {
 
 BigInt BigInt::negated() const {
   BigInt result = *this;
-  result.negative_ = !negative_ && !magnitude_.empty();
+  result.negative_ = !negative_ && !is_zero();
   return result;
 }
 
 std::optional<double> BigInt::to_double() const {
-  const std::uint64_t length = bit_length(magnitude_);
   double magnitude = 0.0;
-  if (length <= 64) {
+  if (!large_) {
     // A 64-bit integer converts with round-to-nearest-even, as CPython rounds.
-    magnitude = static_cast<double>(bits_at(magnitude_, 0));
+    magnitude = static_cast<double>(small_);
   } else {
     // Top 64 bits plus a sticky bit for everything below them, then round to 53 bits.
+    const Limbs& limbs = *large_;
+    const std::uint64_t length = bit_length(limbs);
     if (length > 1100) return std::nullopt;  // far beyond DBL_MAX; also keeps the shift an int
     const std::uint64_t shift = length - 64;
-    const std::uint64_t top = bits_at(magnitude_, shift);
-    const bool sticky = any_bit_below(magnitude_, shift);
+    const std::uint64_t top = bits_at(limbs, shift);
+    const bool sticky = any_bit_below(limbs, shift);
     std::uint64_t mantissa = top >> 11;
     const std::uint64_t dropped = top & 0x7ff;
     const bool round_up = dropped > 0x400 || (dropped == 0x400 && (sticky || (mantissa & 1) != 0));
@@ -178,29 +207,34 @@ std::optional<double> BigInt::to_double() const {
 }
 
 std::optional<std::int64_t> BigInt::to_int64() const {
-  if (bit_length(magnitude_) > 64) return std::nullopt;
-  const std::uint64_t magnitude = bits_at(magnitude_, 0);
+  if (large_) return std::nullopt;
   if (negative_) {
-    if (magnitude > (std::uint64_t{1} << 63)) return std::nullopt;
-    return static_cast<std::int64_t>(0 - magnitude);
+    if (small_ > (std::uint64_t{1} << 63)) return std::nullopt;
+    return static_cast<std::int64_t>(0 - small_);
   }
-  if (magnitude >= (std::uint64_t{1} << 63)) return std::nullopt;
-  return static_cast<std::int64_t>(magnitude);
+  if (small_ >= (std::uint64_t{1} << 63)) return std::nullopt;
+  return static_cast<std::int64_t>(small_);
 }
 
 int BigInt::compare(const BigInt& other) const {
   if (negative_ != other.negative_) return negative_ ? -1 : 1;
-  const int magnitude_order = compare_magnitudes(magnitude_, other.magnitude_);
+  int magnitude_order = 0;
+  if (large_ && other.large_) {
+    magnitude_order = compare_magnitudes(*large_, *other.large_);
+  } else if (large_ || other.large_) {
+    magnitude_order = large_ ? 1 : -1;
+  } else if (small_ != other.small_) {
+    magnitude_order = small_ < other.small_ ? -1 : 1;
+  }
   return negative_ ? -magnitude_order : magnitude_order;
 }
 
 std::string BigInt::to_decimal() const {
-  if (magnitude_.empty()) return "0";
+  if (!large_) return (negative_ ? "-" : "") + std::to_string(small_);
   // str() of an int beyond CPython's 4300-digit limit raises; messages only need a description.
-  if (bit_length(magnitude_) > 14300) {
-    return std::string(negative_ ? "-" : "") + "<int of " + std::to_string(bit_length(magnitude_)) + " bits>";
-  }
-  Limbs work = magnitude_;
+  const std::uint64_t bits = bit_length(*large_);
+  if (bits > 14300) return std::string(negative_ ? "-" : "") + "<int of " + std::to_string(bits) + " bits>";
+  Limbs work = *large_;
   std::string reversed;
   while (!work.empty()) {
     std::uint32_t chunk = divide_small(work, 1000000000U);

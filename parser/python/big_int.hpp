@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,12 +17,17 @@ class BigInt {
  public:
   BigInt() = default;
   explicit BigInt(std::int64_t value);
+  BigInt(const BigInt& other);
+  BigInt& operator=(const BigInt& other);
+  BigInt(BigInt&&) noexcept = default;
+  BigInt& operator=(BigInt&&) noexcept = default;
+  ~BigInt() = default;
 
   // digits without sign, prefix or underscores, in base 2, 8, 10 or 16.
   static BigInt from_digits(std::string_view digits, int base);
 
   BigInt negated() const;
-  bool is_zero() const { return magnitude_.empty(); }
+  bool is_zero() const { return !large_ && small_ == 0; }
   bool is_negative() const { return negative_; }
 
   // float(x): nullopt when CPython raises OverflowError("int too large to convert to float").
@@ -36,8 +42,15 @@ class BigInt {
   friend bool operator==(const BigInt& a, const BigInt& b) { return a.compare(b) == 0; }
 
  private:
+  using Limbs = std::vector<std::uint32_t>;  // little-endian base 2^32, no leading zeros
+
+  // Almost every literal fits 64 bits: those keep their magnitude inline, so building one
+  // allocates nothing; only larger magnitudes live in heap limbs.
+  void set_magnitude(Limbs limbs);
+
   bool negative_ = false;
-  std::vector<std::uint32_t> magnitude_;  // little-endian base 2^32 limbs, no leading zeros
+  std::uint64_t small_ = 0;       // the magnitude when large_ is null
+  std::unique_ptr<Limbs> large_;  // the magnitude when it is 2^64 or more
 };
 
 }  // namespace weightspace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -19,5 +20,11 @@ namespace weightspace {
 // weightspace's own limits on hostile input (see grammar.cpp). Literal errors are not thrown:
 // they are stored in the statements, to be raised when the back end reaches them.
 std::vector<Statement> parse_edits_block(std::string_view body);
+
+// The same, one statement at a time: `on_statement` gets each statement as soon as it is
+// parsed, so they are never all held at once. Whatever ast.parse raises further on is still
+// thrown, after the statements before it were handed over.
+void for_each_edit_statement(std::string_view body,
+                             const std::function<void(Statement&&)>& on_statement);
 
 }  // namespace weightspace

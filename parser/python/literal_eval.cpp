@@ -17,15 +17,15 @@ namespace {
 
 // A double from the digits of a float literal (underscores removed), correctly rounded; out
 // of range means infinity (1e400) or zero (1e-400), as CPython's PyOS_string_to_double gives.
-double parse_double(const std::string& digits) {
+double parse_double(std::string_view digits) {
   double value = 0.0;
   const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   (void)end;
   if (error != std::errc::result_out_of_range) return value;
   const std::size_t exponent_mark = digits.find_first_of("eE");
-  const std::string mantissa = digits.substr(0, exponent_mark);
+  const std::string_view mantissa = digits.substr(0, exponent_mark);
   long exponent = 0;  // saturated: 1e99999999999999999999 is still just infinity
-  if (exponent_mark != std::string::npos) {
+  if (exponent_mark != std::string_view::npos) {
     std::size_t position = exponent_mark + 1;
     const bool negative = position < digits.size() && digits[position] == '-';
     if (position < digits.size() && (digits[position] == '-' || digits[position] == '+')) ++position;
@@ -35,9 +35,9 @@ double parse_double(const std::string& digits) {
     if (negative) exponent = -exponent;
   }
   const std::size_t point = mantissa.find('.');
-  const std::size_t integer_digits = point == std::string::npos ? mantissa.size() : point;
+  const std::size_t integer_digits = point == std::string_view::npos ? mantissa.size() : point;
   const std::size_t first_nonzero = mantissa.find_first_not_of("0.");
-  if (first_nonzero == std::string::npos) return 0.0;
+  if (first_nonzero == std::string_view::npos) return 0.0;
   const long position = first_nonzero < integer_digits
                             ? static_cast<long>(integer_digits - first_nonzero) - 1
                             : -static_cast<long>(first_nonzero - integer_digits);
@@ -116,9 +116,9 @@ class Evaluator {
       bytes = prefix.bytes;
       // The parser has already decoded every piece once, so this cannot throw.
       if (bytes) {
-        decode_bytes(string_body(token, prefix), prefix.raw, value.bytes);
+        decode_bytes(string_body(token, prefix), prefix.raw, value.mutable_bytes());
       } else {
-        decode_str(string_body(token, prefix), prefix.raw, value.text);
+        decode_str(string_body(token, prefix), prefix.raw, value.mutable_text());
       }
     }
     value.kind = bytes ? PyValue::Kind::Bytes : PyValue::Kind::Str;
@@ -129,8 +129,8 @@ class Evaluator {
     PyValue value;
     value.kind = kind;
     const auto children = tree_.children(node);
-    value.items.reserve(children.size());
-    for (const NodeIndex child : children) value.items.push_back(convert(child));
+    value.mutable_items().reserve(children.size());
+    for (const NodeIndex child : children) value.mutable_items().push_back(convert(child));
     return value;
   }
 
@@ -141,7 +141,7 @@ class Evaluator {
     KeySet seen;
     for (const NodeIndex child : tree_.children(node)) {
       PyValue element = convert(child);
-      if (seen.insert(element)) value.items.push_back(std::move(element));
+      if (seen.insert(element)) value.mutable_items().push_back(std::move(element));
     }
     return value;
   }
@@ -158,12 +158,12 @@ class Evaluator {
       PyValue item = convert(children[index + 1]);
       const std::optional<std::size_t> previous = seen.position(key);
       if (previous) {
-        value.items[2 * *previous + 1] = std::move(item);
+        value.mutable_items()[2 * *previous + 1] = std::move(item);
         continue;
       }
       seen.insert(key);
-      value.items.push_back(std::move(key));
-      value.items.push_back(std::move(item));
+      value.mutable_items().push_back(std::move(key));
+      value.mutable_items().push_back(std::move(item));
     }
     return value;
   }
@@ -273,29 +273,38 @@ const char* node_class_name(NodeKind kind) {
 }
 
 PyValue number_value(std::string_view token) {
-  std::string digits;
-  digits.reserve(token.size());
+  // One pass over the token tells what kind of literal it is (a hexadecimal one may hold 'e',
+  // but the prefix is checked first); underscores are rare, and only then are digits copied.
+  bool underscore = false;
+  bool point_or_exponent = false;
   for (const char character : token) {
-    if (character != '_') digits += character;
+    underscore = underscore || character == '_';
+    point_or_exponent = point_or_exponent || character == '.' || character == 'e' || character == 'E';
+  }
+  std::string without_underscores;
+  std::string_view digits = token;
+  if (underscore) {
+    without_underscores.reserve(token.size());
+    for (const char character : token) {
+      if (character != '_') without_underscores += character;
+    }
+    digits = without_underscores;
   }
   PyValue value;
-  const bool prefixed = digits.size() > 1 && digits[0] == '0' &&
-                        std::string_view("xXoObB").find(digits[1]) != std::string_view::npos;
-  if (prefixed) {
-    const char letter = static_cast<char>(digits[1] | 0x20);
+  const char letter = digits.size() > 1 && digits[0] == '0' ? static_cast<char>(digits[1] | 0x20) : '\0';
+  if (letter == 'x' || letter == 'o' || letter == 'b') {
     value.kind = PyValue::Kind::Int;
-    value.integer = BigInt::from_digits(std::string_view(digits).substr(2),
-                                        letter == 'x' ? 16 : letter == 'o' ? 8 : 2);
+    value.integer = BigInt::from_digits(digits.substr(2), letter == 'x' ? 16 : letter == 'o' ? 8 : 2);
     return value;
   }
   const char last = digits.back();
   if (last == 'j' || last == 'J') {
-    digits.pop_back();
+    digits.remove_suffix(1);
     value.kind = PyValue::Kind::Complex;
     value.imag = parse_double(digits);
     return value;
   }
-  if (digits.find_first_of(".eE") != std::string::npos) {
+  if (point_or_exponent) {
     value.kind = PyValue::Kind::Float;
     value.real = parse_double(digits);
     return value;

@@ -8,6 +8,13 @@
 namespace weightspace::python {
 namespace {
 
+// Converts to the tokenizer's next token, so that emplace_back has the tokenizer write it
+// straight into the vector (guaranteed copy elision). A token returned into a temporary and
+// copied in is read back while its fields are still being stored, which stalls on every token.
+struct NextToken {
+  Tokenizer& tokenizer;
+  operator Token() const { return tokenizer.next(); }
+};
 
 }  // namespace
 
@@ -25,7 +32,7 @@ const Token& Parser::fetch(std::size_t ahead) {
                     tokens_.back().line, 0);
   }
   while (tokens_.size() <= position_ + ahead) {
-    tokens_.push_back(tokenizer_.next());
+    tokens_.emplace_back(NextToken{tokenizer_});
     if (tokens_.back().kind == TokenKind::Error) raise_tokenizer_error(tokens_.back());
   }
   return tokens_[position_ + ahead];

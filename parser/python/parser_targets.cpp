@@ -8,22 +8,26 @@ namespace weightspace::python {
 
 NodeIndex Parser::make_node(NodeKind kind, const Token& first, std::span<const NodeIndex> children,
                             std::uint8_t detail, int extra_depth) {
-  Node made;
+  int deepest = extra_depth;
+  for (const NodeIndex child : children) deepest = std::max(deepest, depth(child));
+  const std::int32_t first_child = tree_.add_children(children);
+  const Token& last = position_ > 0 ? tokens_[position_ - 1] : first;
+  // Filled where it lives: a node built aside and copied in is read back while its fields are
+  // still being stored, which stalls (half of this function's time on the benchmark).
+  const NodeIndex index = tree_.add_node();
+  Node& made = tree_.at(index);
   made.kind = kind;
   made.detail = detail;
   made.line = first.line;
   made.column = first.column;
   made.begin = first.start;
-  const Token& last = position_ > 0 ? tokens_[position_ - 1] : first;
   made.end_line = last.end_line;
   made.end_column = last.end_column;
   made.end = last.end;
-  int deepest = extra_depth;
-  for (const NodeIndex child : children) deepest = std::max(deepest, depth(child));
   made.depth = 1 + deepest;
-  made.first_child = tree_.add_children(children);
+  made.first_child = first_child;
   made.child_count = static_cast<std::int32_t>(children.size());
-  return tree_.add(made);
+  return index;
 }
 
 std::span<const NodeIndex> Parser::children_since(std::size_t base) const {

@@ -243,8 +243,8 @@ double python_float(const PyValue& value) {
       if (!converted) throw EditError("OverflowError", "int too large to convert to float");
       return *converted;
     }
-    case PyValue::Kind::Str: return python_float_of_str(value.text);
-    case PyValue::Kind::Bytes: return python_float_of_bytes(value.bytes);
+    case PyValue::Kind::Str: return python_float_of_str(value.text());
+    case PyValue::Kind::Bytes: return python_float_of_bytes(value.bytes());
     default:
       throw EditError("TypeError",
                       std::string("float() argument must be a string or a real number, not '") + value.type_name() + "'");
@@ -262,8 +262,8 @@ BigInt python_int(const PyValue& value) {
     case PyValue::Kind::Str:
     case PyValue::Kind::Bytes: {
       const bool is_str = value.kind == PyValue::Kind::Str;
-      const std::string repr = is_str ? python_repr_str(value.text) : python_repr_bytes(value.bytes);
-      const std::string ascii = is_str ? transform_to_ascii(value.text) : value.bytes;
+      const std::string repr = is_str ? python_repr_str(value.text()) : python_repr_bytes(value.bytes());
+      const std::string ascii = is_str ? transform_to_ascii(value.text()) : value.bytes();
       auto parsed = ascii.find('\0') == std::string::npos ? parse_python_int_ascii(ascii) : std::nullopt;
       if (!parsed) throw EditError("ValueError", "invalid literal for int() with base 10: " + repr);
       return *parsed;

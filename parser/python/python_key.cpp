@@ -81,12 +81,12 @@ std::string key_of(const PyValue& value) {
       return key;
     }
     case PyValue::Kind::Str:
-      return tagged('S', std::string(reinterpret_cast<const char*>(value.text.data()),
-                                     value.text.size() * sizeof(char32_t)));
-    case PyValue::Kind::Bytes: return tagged('B', value.bytes);
+      return tagged('S', std::string(reinterpret_cast<const char*>(value.text().data()),
+                                     value.text().size() * sizeof(char32_t)));
+    case PyValue::Kind::Bytes: return tagged('B', value.bytes());
     case PyValue::Kind::Tuple: {
       std::string key = "T";
-      for (const PyValue& item : value.items) {
+      for (const PyValue& item : value.items()) {
         const std::string part = key_of(item);
         key.append(std::to_string(part.size()));
         key += ':';

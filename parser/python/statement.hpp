@@ -6,6 +6,7 @@
 #include <variant>
 #include <vector>
 
+#include "parser/python/boxed.hpp"
 #include "parser/python/error.hpp"
 #include "parser/python/value.hpp"
 
@@ -18,13 +19,18 @@ namespace weightspace {
 template <class T>
 using Evaluated = std::variant<T, EditError>;
 
+struct SliceBounds {
+  std::optional<Evaluated<PyValue>> lower, upper, step;  // nullopt = omitted
+};
+
 // One element of a subscript: `3`, `'3'`, `-1.5` go through int(literal_eval(...)) when the
 // back end reaches them (so the index stays a PyValue here); `a:b:c` keeps its bounds.
 struct IndexItem {
-  bool is_slice = false;
-  Evaluated<PyValue> index = PyValue{};                     // not a slice
-  std::optional<Evaluated<PyValue>> lower, upper, step;     // a slice; nullopt = omitted
+  Evaluated<PyValue> index = PyValue{};  // not a slice
+  Boxed<SliceBounds> slice;              // a slice (rare in edits, so out of line); else empty
   int line = 0, column = 0;
+
+  bool is_slice() const { return static_cast<bool>(slice); }
 };
 
 struct Statement {

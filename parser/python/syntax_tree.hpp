@@ -56,8 +56,8 @@ class Tree {
     pieces_.clear();
     names_.clear();
   }
-  NodeIndex add(const Node& node) {
-    nodes_.push_back(node);
+  NodeIndex add_node() {  // a default Node, to be filled in place
+    nodes_.emplace_back();
     return static_cast<NodeIndex>(nodes_.size() - 1);
   }
   Node& at(NodeIndex index) { return nodes_[static_cast<std::size_t>(index)]; }

@@ -42,8 +42,7 @@ int Tokenizer::open_bracket_column() const {
   return character_column(bracket.line_start, bracket.offset) + 1;
 }
 
-int Tokenizer::next_char() {
-  if (cursor_ != line_end_) return static_cast<unsigned char>(source_[cursor_++]);
+int Tokenizer::next_line_char() {
   if (at_eof_ || line_end_ >= source_.size()) {
     at_eof_ = true;
     return kEof;
@@ -55,10 +54,6 @@ int Tokenizer::next_char() {
                   : static_cast<std::uint32_t>(static_cast<const char*>(newline) - source_.data()) + 1;
   ++line_;
   return static_cast<unsigned char>(source_[cursor_++]);
-}
-
-void Tokenizer::backup(int character) {
-  if (character != kEof) --cursor_;
 }
 
 Token Tokenizer::make(TokenKind kind, std::uint32_t start, std::uint32_t end, std::uint8_t code) {

@@ -100,8 +100,15 @@ class Tokenizer {
  private:
   static constexpr int kEof = -1;
 
-  int next_char();
-  void backup(int character);
+  // Called for every byte: the common case stays inline, the move to the next line does not.
+  int next_char() {
+    if (cursor_ != line_end_) [[likely]] return static_cast<unsigned char>(source_[cursor_++]);
+    return next_line_char();
+  }
+  int next_line_char();
+  void backup(int character) {
+    if (character != kEof) --cursor_;
+  }
   Token make(TokenKind kind, std::uint32_t start, std::uint32_t end, std::uint8_t code = 0);
   Token fail_immediate(std::string message, int column = -1);
   Token fail(TokenizerError::Type type);

@@ -2,6 +2,23 @@
 #include "parser/python/value.hpp"
 
 namespace weightspace {
+namespace {
+
+const PyValueContents& no_contents() {
+  static const PyValueContents empty;
+  return empty;
+}
+
+}  // namespace
+
+const std::u32string& PyValue::text() const { return contents_ ? contents_->text : no_contents().text; }
+const std::string& PyValue::bytes() const { return contents_ ? contents_->bytes : no_contents().bytes; }
+const std::vector<PyValue>& PyValue::items() const {
+  return contents_ ? contents_->items : no_contents().items;
+}
+std::u32string& PyValue::mutable_text() { return contents_.ensure().text; }
+std::string& PyValue::mutable_bytes() { return contents_.ensure().bytes; }
+std::vector<PyValue>& PyValue::mutable_items() { return contents_.ensure().items; }
 
 const char* PyValue::type_name() const {
   switch (kind) {

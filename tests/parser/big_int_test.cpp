@@ -72,6 +72,31 @@ TEST(BigInt, Compare) {
   EXPECT_EQ(BigInt(0).compare(BigInt(0).negated()), 0);
 }
 
+// Magnitudes up to 2^64 - 1 are stored inline, larger ones in limbs: values on either side of
+// that boundary, built from every base and with leading zeros, must behave as one number line.
+TEST(BigInt, InlineAndLimbMagnitudesAgree) {
+  const BigInt below = BigInt::from_digits("18446744073709551615", 10);  // 2^64 - 1
+  const BigInt at = BigInt::from_digits("18446744073709551616", 10);     // 2^64
+  EXPECT_EQ(BigInt::from_digits("ffffffffffffffff", 16), below);
+  EXPECT_EQ(BigInt::from_digits("000" + std::string(16, 'f'), 16), below);
+  EXPECT_EQ(BigInt::from_digits("1" + std::string(64, '0'), 2), at);
+  EXPECT_EQ(BigInt::from_digits("0000018446744073709551616", 10), at);
+  EXPECT_EQ(below.to_decimal(), "18446744073709551615");
+  EXPECT_EQ(at.negated().to_decimal(), "-18446744073709551616");
+  EXPECT_EQ(below.compare(at), -1);
+  EXPECT_EQ(at.compare(below), 1);
+  EXPECT_EQ(at.negated().compare(below.negated()), -1);
+  EXPECT_EQ(below.to_double(), 18446744073709551616.0);  // rounds up to 2^64
+  EXPECT_EQ(at.to_double(), 18446744073709551616.0);
+  EXPECT_EQ(below.to_int64(), std::nullopt);
+  EXPECT_EQ(at.to_int64(), std::nullopt);
+  BigInt copy = at;
+  EXPECT_EQ(copy, at);
+  copy = below;
+  EXPECT_EQ(copy, below);
+  EXPECT_EQ(at, BigInt::from_digits("18446744073709551616", 10));  // the copy left `at` intact
+}
+
 // float(int) is correctly rounded, as is std::from_chars of the same digits.
 TEST(BigInt, ToDoubleIsCorrectlyRoundedForRandomDecimals) {
   std::mt19937_64 random(12345);

@@ -133,11 +133,11 @@ TEST(Grammar, IndexShapes) {
 
   const Statement slices = only_statement("W1[1:, ::2] = 0\n");
   ASSERT_EQ(slices.index.size(), 2u);
-  EXPECT_TRUE(slices.index[0].is_slice);
-  EXPECT_EQ(value_of(*slices.index[0].lower).integer, BigInt(1));
-  EXPECT_FALSE(slices.index[0].upper.has_value());
-  EXPECT_FALSE(slices.index[1].lower.has_value());
-  EXPECT_EQ(value_of(*slices.index[1].step).integer, BigInt(2));
+  EXPECT_TRUE(slices.index[0].is_slice());
+  EXPECT_EQ(value_of(*slices.index[0].slice->lower).integer, BigInt(1));
+  EXPECT_FALSE(slices.index[0].slice->upper.has_value());
+  EXPECT_FALSE(slices.index[1].slice->lower.has_value());
+  EXPECT_EQ(value_of(*slices.index[1].slice->step).integer, BigInt(2));
 
   const Statement starred = only_statement("W1[*a, 0] = 1\n");
   EXPECT_EQ(error_of(starred.index[0].index).kind(), "ValueError");
@@ -149,10 +149,10 @@ TEST(Grammar, IndexShapes) {
 }
 
 TEST(Grammar, LiteralValues) {
-  EXPECT_EQ(value_of(only_statement("b1[0] = '1' '5'\n").value).text, U"15");
-  EXPECT_EQ(value_of(only_statement("b1[0] = '\\x31\\N{DIGIT ONE}\\u0031'\n").value).text, U"111");
-  EXPECT_EQ(value_of(only_statement("b1[0] = '\\d'\n").value).text, U"\\d");  // kept as is
-  EXPECT_EQ(value_of(only_statement("b1[0] = rb'\\x'\n").value).bytes, "\\x");
+  EXPECT_EQ(value_of(only_statement("b1[0] = '1' '5'\n").value).text(), U"15");
+  EXPECT_EQ(value_of(only_statement("b1[0] = '\\x31\\N{DIGIT ONE}\\u0031'\n").value).text(), U"111");
+  EXPECT_EQ(value_of(only_statement("b1[0] = '\\d'\n").value).text(), U"\\d");  // kept as is
+  EXPECT_EQ(value_of(only_statement("b1[0] = rb'\\x'\n").value).bytes(), "\\x");
   EXPECT_EQ(value_of(only_statement("b1[0] = 0x_ff\n").value).integer, BigInt(255));
   EXPECT_EQ(value_of(only_statement("b1[0] = -(1)\n").value).integer, BigInt(-1));
   EXPECT_EQ(value_of(only_statement("b1[0] = +.5\n").value).real, 0.5);
@@ -169,15 +169,15 @@ TEST(Grammar, LiteralValues) {
 
   const PyValue empty_set = value_of(only_statement("b1[0] = set()\n").value);
   EXPECT_EQ(empty_set.kind, PyValue::Kind::Set);
-  EXPECT_TRUE(empty_set.items.empty());
+  EXPECT_TRUE(empty_set.items().empty());
 
   // Set and dict keys follow Python's equality: {1, 1.0, True} has one element, the first;
   // a dict keeps the first key and the last value.
-  EXPECT_EQ(value_of(only_statement("b1[0] = {1, 1.0, True}\n").value).items.size(), 1u);
+  EXPECT_EQ(value_of(only_statement("b1[0] = {1, 1.0, True}\n").value).items().size(), 1u);
   const PyValue dict = value_of(only_statement("b1[0] = {1: 'a', 1.0: 'b'}\n").value);
-  ASSERT_EQ(dict.items.size(), 2u);
-  EXPECT_EQ(dict.items[0].kind, PyValue::Kind::Int);
-  EXPECT_EQ(dict.items[1].text, U"b");
+  ASSERT_EQ(dict.items().size(), 2u);
+  EXPECT_EQ(dict.items()[0].kind, PyValue::Kind::Int);
+  EXPECT_EQ(dict.items()[1].text(), U"b");
 }
 
 TEST(Grammar, LiteralErrors) {
@@ -283,6 +283,8 @@ TEST(Grammar, LineEnds) {
   // last line continues onto an empty line; with LF alone it hits the end of the file.
   EXPECT_EQ(raised("b1[0] = 1 \\\r\n").kind, "(none)");
   EXPECT_EQ(raised("b1[0] = 1 \\\n").message, "unexpected EOF while parsing (<unknown>, line 1)");
+  // A lone final CR is translated to the final LF, with nothing added after it.
+  EXPECT_EQ(raised("b1[0] = 1 \\\r").message, "unexpected EOF while parsing (<unknown>, line 1)");
   EXPECT_EQ(raised("b1[0] = 1\fb1[1] = 2\n").kind, "SyntaxError");
   EXPECT_EQ(raised("\fb1[0] = 1\n").kind, "(none)");
 }

@@ -52,21 +52,21 @@ inline PyValue complex_number(double real_part, double imaginary_part) {
 inline PyValue text(std::u32string value) {
   PyValue result;
   result.kind = PyValue::Kind::Str;
-  result.text = std::move(value);
+  result.mutable_text() = std::move(value);
   return result;
 }
 
 inline PyValue bytes(std::string value) {
   PyValue result;
   result.kind = PyValue::Kind::Bytes;
-  result.bytes = std::move(value);
+  result.mutable_bytes() = std::move(value);
   return result;
 }
 
 inline PyValue container(PyValue::Kind kind, std::vector<PyValue> items) {
   PyValue result;
   result.kind = kind;
-  result.items = std::move(items);
+  result.mutable_items() = std::move(items);
   return result;
 }
 inline PyValue list(std::vector<PyValue> items) { return container(PyValue::Kind::List, std::move(items)); }
@@ -88,10 +88,10 @@ inline IndexItem slice(std::optional<Evaluated<PyValue>> lower = std::nullopt,
                        std::optional<Evaluated<PyValue>> upper = std::nullopt,
                        std::optional<Evaluated<PyValue>> step = std::nullopt) {
   IndexItem item;
-  item.is_slice = true;
-  item.lower = std::move(lower);
-  item.upper = std::move(upper);
-  item.step = std::move(step);
+  item.slice.ensure();
+  item.slice->lower = std::move(lower);
+  item.slice->upper = std::move(upper);
+  item.slice->step = std::move(step);
   return item;
 }
 

@@ -261,6 +261,28 @@ TEST(ParseAnswer, AnswerLevelLimits) {
   EXPECT_EQ(too_large.error->kind(), "ValueError");  // weightspace limits are ValueErrors
 }
 
+// parse_answer applies each statement as soon as it is parsed, yet verify.apply_edits runs
+// ast.parse on the whole block first: an error ast.parse raises anywhere in the block wins over
+// an edit error before it, and the first edit error wins over later ones and the final check.
+TEST(ParseAnswer, ParseErrorsWinOverEarlierEditErrors) {
+  const auto kind_of = [](const std::string& body) {
+    const ParsedAnswer parsed = parse_answer("```edits\n" + body + "```");
+    return parsed.success ? std::string("(none)") : parsed.error->kind();
+  };
+  EXPECT_EQ(kind_of("W9[0] = 1\nb1[0] = (\n"), "SyntaxError");
+  EXPECT_EQ(kind_of("b1[0] = 1e9\nb1[1] = 1\n  b1[2] = 1\n"), "IndentationError");
+  // ast conversion gives up on 4000 unary minuses (tests/parser/grammar_test.cpp), once the
+  // whole block is parsed.
+  EXPECT_EQ(kind_of("b1[99] = 1\nb1[0] = " + std::string(4000, '-') + "1\n"), "RecursionError");
+  EXPECT_EQ(kind_of("W9[0] = 1\nb1[99] = 1\nb1[0] = 1e9\n"), "ValueError");  // unknown tensor
+  EXPECT_EQ(kind_of("b1[99] = 1\nW9[0] = 1\n"), "IndexError");
+  EXPECT_EQ(kind_of("b1[0] = 1e9\nb1[1] = 1\n"), "ValueError");  // the final check
+  const ParsedAnswer fine = parse_answer("```edits\nb1[0] = 1\nb1[1] -= 2\nb1[0] *= 3\n```");
+  ASSERT_TRUE(fine.success);
+  EXPECT_EQ(fine.edit_count, 3);
+  EXPECT_EQ(fine.nonzero_weights, 2);
+}
+
 TEST(ParseAnswer, BytesThatNoPythonStrHolds) {
   // Invalid UTF-8 cannot come from the grader's str; lone surrogates (WTF-8) can.
   const ParsedAnswer invalid = parse_answer("```edits\nb1[0] = 1\n```\xFF");

@@ -15,14 +15,14 @@ namespace {
 PyValue str_value(std::u32string text) {
   PyValue value;
   value.kind = PyValue::Kind::Str;
-  value.text = std::move(text);
+  value.mutable_text() = std::move(text);
   return value;
 }
 
 PyValue bytes_value(std::string bytes) {
   PyValue value;
   value.kind = PyValue::Kind::Bytes;
-  value.bytes = std::move(bytes);
+  value.mutable_bytes() = std::move(bytes);
   return value;
 }
 

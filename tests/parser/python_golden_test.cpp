@@ -103,11 +103,11 @@ std::optional<EditError> first_front_end_error(const std::vector<Statement>& sta
     if (statement.target_error) return statement.target_error;
     if (!is_tensor(statement.tensor)) return std::nullopt;
     for (const IndexItem& item : statement.index) {
-      if (!item.is_slice) {
+      if (!item.is_slice()) {
         if (auto error = literal(item.index)) return error;
         continue;
       }
-      for (const auto* bound : {&item.lower, &item.upper, &item.step}) {
+      for (const auto* bound : {&item.slice->lower, &item.slice->upper, &item.slice->step}) {
         if (*bound) {
           if (auto error = literal(**bound)) return error;
         }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <benchmark/benchmark.h>
 
+#include <vector>
+
 #include <array>
 
 #include "games/random_state.hpp"
@@ -55,5 +57,27 @@ void BM_SeedAndFirstDraw(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_SeedAndFirstDraw);
+
+}  // namespace
+
+namespace {
+
+// reseed_many over `range(0)` generators at once plus each one's first draw, per generator:
+// how the engine seeds the episodes that start together.
+void BM_ReseedManyAndFirstDraw(benchmark::State& state) {
+  const auto count = static_cast<std::size_t>(state.range(0));
+  std::vector<RandomState> generators(count, RandomState(RandomState::Unseeded{}));
+  std::vector<RandomState*> pointers;
+  for (RandomState& generator : generators) pointers.push_back(&generator);
+  std::vector<std::uint32_t> seeds(count);
+  std::uint32_t seed = 1729;
+  for (auto _ : state) {
+    for (std::uint32_t& value : seeds) value = seed++;
+    RandomState::reseed_many(pointers, seeds);
+    for (RandomState& generator : generators) benchmark::DoNotOptimize(generator.next_uint32());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(count));
+}
+BENCHMARK(BM_ReseedManyAndFirstDraw)->Arg(1)->Arg(8)->Arg(16);
 
 }  // namespace

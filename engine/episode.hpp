@@ -33,8 +33,9 @@ struct EpisodeResult {
 // seeded exactly as verify.evaluate does for that index.
 template <Game G>
 struct EpisodeState {
-  Environment<G> environment{false, kStickyActionProbability};
-  RandomState action_random;
+  // Seeded by start() / start_many().
+  Environment<G> environment{false, kStickyActionProbability, RandomState::Unseeded{}};
+  RandomState action_random{RandomState::Unseeded{}};
   EpisodeResult result;
 
   void start(std::int64_t index) {
@@ -44,8 +45,11 @@ struct EpisodeState {
 
   // start() for several episodes, seeding all their generators side by side (the dominant
   // cost of a short episode is seeding its two MT19937 states).
+  // Episodes whose generators reseed_many seeds in one pass (16 generators).
+  static constexpr std::size_t kSeedGroup = 8;
+
   static void start_many(std::span<EpisodeState* const> episodes, std::span<const std::int64_t> indices) {
-    constexpr std::size_t kGroup = 4;  // episodes per reseed_many call: 8 generators
+    constexpr std::size_t kGroup = kSeedGroup;
     for (std::size_t first = 0; first < episodes.size(); first += kGroup) {
       const std::size_t count = std::min(kGroup, episodes.size() - first);
       RandomState* generators[2 * kGroup];
@@ -76,6 +80,11 @@ struct EpisodeState {
     } else {
       action = sample_action(logits, action_random);
     }
+    return act(action);
+  }
+
+  // Plays and books one step with an action already sampled; true when the episode ended.
+  bool act(int action) {
     const StepResult step = environment.act(action);
     result.score += static_cast<double>(step.reward);
     ++result.length;

@@ -26,10 +26,39 @@ struct ActiveInputs {
   std::span<const std::uint16_t> view() const { return {index.data(), static_cast<std::size_t>(count)}; }
 };
 
+namespace detail {
+
+// kSpreadRow[cells]: bit x of a 10-cell row moved to bit 6x, where channel 0 of cell x sits
+// among the 60 inputs of its row.
+inline constexpr std::array<std::uint64_t, 1024> kSpreadRow = [] {
+  std::array<std::uint64_t, 1024> table{};
+  for (std::size_t cells = 0; cells < table.size(); ++cells) {
+    for (int x = 0; x < kGridSize; ++x) {
+      if ((cells >> x) & 1U) table[cells] |= std::uint64_t{1} << (x * kObservationChannels);
+    }
+  }
+  return table;
+}();
+
+}  // namespace detail
+
 // 600 bits, set in any order and read back ascending: duplicates collapse as in np.any.
 class ObservationBits {
  public:
   void set(int input) { words_[input >> 6] |= std::uint64_t{1} << (input & 63); }
+
+  // Every input (row * 10 + x) * 6 + c with bit x of `cells` and bit c of `channels` set.
+  // A whole row costs two word updates, where setting its cells one by one chains a
+  // read-modify-write of the same word per cell.
+  void set_row(int row, std::uint32_t cells, unsigned channels) {
+    // No carries: the spread bits are 6 apart and channels < 64.
+    const std::uint64_t inputs = detail::kSpreadRow[cells & 1023U] * channels;
+    const int first = row * kGridSize * kObservationChannels;
+    const int word = first >> 6;
+    const int shift = first & 63;
+    words_[word] |= inputs << shift;
+    if (shift > 64 - kGridSize * kObservationChannels) words_[word + 1] |= inputs >> (64 - shift);
+  }
 
   void extract(ActiveInputs& out) const {
     int count = 0;
@@ -48,15 +77,27 @@ class ObservationBits {
 
 // verify.observation(game, "original", env.state()): each raw channel feeds the output
 // channels in its mask; the result is written as ascending active inputs.
+//
+// A game whose state holds whole rows of cells (a brick wall, an alien block) may also offer
+// paint_rows(cell, row), calling row(y, cells, channel) with bit x of `cells` for cell (y, x),
+// 0 <= y < 10; observe() then sets each row at once.
 template <Game G>
 void observe(const G& game, ActiveInputs& out) {
   ObservationBits bits;
-  game.paint([&bits](int y, int x, int channel) {
+  auto cell = [&bits](int y, int x, int channel) {
     const int base = (wrap_axis(y) * kGridSize + wrap_axis(x)) * kObservationChannels;
     for (unsigned mask = G::observation_masks[channel]; mask != 0; mask &= mask - 1) {
       bits.set(base + std::countr_zero(mask));
     }
-  });
+  };
+  auto row = [&bits](int y, std::uint32_t cells, int channel) {
+    bits.set_row(y, cells, G::observation_masks[channel]);
+  };
+  if constexpr (requires { game.paint_rows(cell, row); }) {
+    game.paint_rows(cell, row);
+  } else {
+    game.paint(cell);
+  }
   bits.extract(out);
 }
 

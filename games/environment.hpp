@@ -16,6 +16,9 @@ class Environment {
  public:
   explicit Environment(bool ramping = false, double sticky_action_prob = 0.1)
       : game_(ramping), sticky_action_prob_(sticky_action_prob) {}
+  // For callers that seed the generator themselves before the first episode.
+  Environment(bool ramping, double sticky_action_prob, RandomState::Unseeded unseeded)
+      : game_(ramping), random_(unseeded), sticky_action_prob_(sticky_action_prob) {}
 
   void seed(std::uint32_t seed) { random_.reseed(seed); }
   void reset() { game_.reset(random_); }

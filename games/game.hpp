@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <concepts>
 #include <cstdint>
 #include <stdexcept>
@@ -53,5 +54,13 @@ concept Game = requires(G game, const G& view, RandomState& random, int action) 
   { game.act(action, random) } -> std::same_as<StepResult>;
   view.paint(CellProbe{});
 };
+
+// paint() for a game that paints by rows: each row's cells one by one.
+template <class RowPainter, class Cell>
+void paint_cells_of_rows(const RowPainter& game, Cell&& cell) {
+  game.paint_rows(cell, [&cell](int y, std::uint32_t cells, int channel) {
+    for (; cells != 0; cells &= cells - 1) cell(y, std::countr_zero(cells), channel);
+  });
+}
 
 }  // namespace weightspace

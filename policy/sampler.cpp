@@ -6,7 +6,9 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <stdexcept>
 
 namespace weightspace {
 
@@ -108,6 +110,47 @@ int action_for_uniform(const Logits& logits, double uniform) {
 }
 
 }  // namespace detail
+
+void actions_for_draws(std::span<const Logits> logits, std::span<const double> uniforms, std::span<int> actions) {
+  if (uniforms.size() != logits.size() || actions.size() != logits.size()) {
+    throw std::invalid_argument("actions_for_draws: size mismatch");
+  }
+  constexpr std::size_t kLanes = 8;
+  std::size_t b = 0;
+  // action_for_uniform's arithmetic, lane n doing episode b + n: the same float operations in
+  // the same order, so the same decisions.
+  for (; b + kLanes <= logits.size(); b += kLanes) {
+    alignas(32) float transposed[kActionCount][kLanes];
+    alignas(32) float draws[kLanes];
+    for (std::size_t n = 0; n < kLanes; ++n) {
+      for (std::size_t k = 0; k < kActionCount; ++k) transposed[k][n] = logits[b + n][k];
+      draws[n] = static_cast<float>(uniforms[b + n]);
+    }
+    Float8 column[kActionCount];
+    for (int k = 0; k < kActionCount; ++k) std::memcpy(&column[k], transposed[k], sizeof(Float8));
+    Float8 threshold;
+    std::memcpy(&threshold, draws, sizeof(Float8));
+    Float8 maximum = column[0];
+    for (int k = 1; k < kActionCount; ++k) maximum = column[k] > maximum ? column[k] : maximum;
+    Float8 cumulative[kActionCount];
+    Float8 running = Float8{} + 0.0f;
+    for (int k = 0; k < kActionCount; ++k) cumulative[k] = running += approximate_exp(column[k] - maximum);
+    const Float8 total = cumulative[kActionCount - 1];
+    threshold *= total;
+    const Float8 margin = kDecisionMargin * total;
+    Int8 action = Int8{} + 0;
+    Int8 clear = Int8{} - 1;  // NaN compares false, so non-finite logits take the exact path
+    for (int k = 0; k + 1 < kActionCount; ++k) {
+      action -= cumulative[k] <= threshold;
+      const Float8 distance = cumulative[k] - threshold;
+      clear &= (distance > margin) | (-distance > margin);
+    }
+    for (std::size_t n = 0; n < kLanes; ++n) {
+      actions[b + n] = clear[n] != 0 ? action[n] : exact_action(logits[b + n], uniforms[b + n]);
+    }
+  }
+  for (; b < logits.size(); ++b) actions[b] = detail::action_for_uniform(logits[b], uniforms[b]);
+}
 
 int sample_action(const Logits& logits, RandomState& random) {
   return detail::action_for_uniform(logits, random.random_sample());

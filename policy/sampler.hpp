@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <span>
 
 #include "games/random_state.hpp"
 #include "policy/forward.hpp"
@@ -38,6 +39,12 @@ struct ActionSample {
 // exact distribution otherwise. sample_action_detailed always computes it.
 int sample_action(const Logits& logits, RandomState& random);
 ActionSample sample_action_detailed(const Logits& logits, RandomState& random);
+
+// sample_action for many episodes at once, each having drawn its own random_sample():
+// actions[b] is the action sample_action(logits[b], ...) returns for the draw uniforms[b].
+// Eight episodes share one pass of the vector arithmetic. Sizes must match (else
+// std::invalid_argument).
+void actions_for_draws(std::span<const Logits> logits, std::span<const double> uniforms, std::span<int> actions);
 
 namespace detail {
 // The action sample_action returns for the draw `uniform` (tests drive the fallback with it).

@@ -120,15 +120,19 @@ class Breakout {
     return result;
   }
 
-  template <class Cell>
-  void paint(Cell&& cell) const {
+  template <class Cell, class Row>
+  void paint_rows(Cell&& cell, Row&& row) const {
     cell(state_.ball_y, state_.ball_x, 1);
     cell(9, state_.paddle, 0);
     cell(state_.last_y, state_.last_x, 2);
-    for (std::uint32_t bits = state_.bricks; bits != 0; bits &= bits - 1) {
-      const int index = std::countr_zero(bits);
-      cell(kFirstBrickRow + index / kSize, index % kSize, 3);
+    for (int wall_row = 0; wall_row < kBrickRows; ++wall_row) {
+      const std::uint32_t cells = (state_.bricks >> (wall_row * kSize)) & ((1U << kSize) - 1);
+      if (cells != 0) row(kFirstBrickRow + wall_row, cells, 3);
     }
+  }
+  template <class Cell>
+  void paint(Cell&& cell) const {
+    paint_cells_of_rows(*this, cell);
   }
 
   const State& state() const { return state_; }

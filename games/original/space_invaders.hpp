@@ -177,17 +177,23 @@ class SpaceInvaders {
     return result;
   }
 
-  template <class Cell>
-  void paint(Cell&& cell) const {
+  template <class Cell, class Row>
+  void paint_rows(Cell&& cell, Row&& row) const {
     using invaders_grid::for_each_cell;
     cell(9, state_.position, 0);
     const int direction_channel = state_.alien_direction < 0 ? 2 : 3;
-    for_each_cell(state_.aliens, [&cell, direction_channel](int y, int x) {
-      cell(y, x, 1);
-      cell(y, x, direction_channel);
-    });
+    for (int y = 0; y < invaders_grid::kSize; ++y) {
+      const auto cells = static_cast<std::uint32_t>(state_.aliens >> (y * invaders_grid::kSize)) & ((1U << invaders_grid::kSize) - 1);
+      if (cells == 0) continue;
+      row(y, cells, 1);
+      row(y, cells, direction_channel);
+    }
     for_each_cell(state_.friendly_bullets, [&cell](int y, int x) { cell(y, x, 4); });
     for_each_cell(state_.enemy_bullets, [&cell](int y, int x) { cell(y, x, 5); });
+  }
+  template <class Cell>
+  void paint(Cell&& cell) const {
+    paint_cells_of_rows(*this, cell);
   }
 
   const State& state() const { return state_; }

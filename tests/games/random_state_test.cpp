@@ -157,7 +157,7 @@ TEST(RandomState, InterleavedCallsShareOneStateAsInNumpy) {
 }
 
 TEST(RandomState, ReseedManyEqualsReseedingOneByOne) {
-  for (const std::size_t count : {1, 2, 7, 8, 9, 20}) {
+  for (const std::size_t count : {1, 2, 7, 8, 9, 15, 16, 17, 20, 33}) {
     std::vector<RandomState> many(count), single(count);
     std::vector<RandomState*> pointers;
     std::vector<std::uint32_t> seeds;

@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "policy_golden.hpp"
 #include "support/golden.hpp"
@@ -125,6 +127,39 @@ TEST(Sampler, FastDecisionAgreesAtCdfEdges) {
       }
     }
   }
+}
+
+// The batched decision against the one-episode one, on random draws and on draws at the cdf
+// edges, in batches of every remainder length.
+TEST(Sampler, BatchedDecisionAgreesWithOneByOne) {
+  std::mt19937 generator(99);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  for (int round = 0; round < 4000; ++round) {
+    const std::size_t size = 1 + static_cast<std::size_t>(round % 37);
+    std::vector<Logits> logits(size);
+    std::vector<double> draws(size);
+    for (std::size_t b = 0; b < size; ++b) {
+      logits[b] = random_logits(generator);
+      draws[b] = uniform(generator);
+      if (b % 3 == 1) {  // exactly on, or one ulp below, an inner cdf edge
+        const ActionDistribution distribution = action_distribution(logits[b]);
+        const double edge = distribution.cdf[b % (kActionCount - 1)];
+        draws[b] = b % 2 == 0 ? edge : std::nextafter(edge, 0.0);
+        if (!(draws[b] >= 0.0 && draws[b] < 1.0)) draws[b] = 0.5;
+      }
+    }
+    if (round % 11 == 0) logits[0][2] = std::nanf("");
+    std::vector<int> actions(size, -1);
+    actions_for_draws(logits, draws, actions);
+    for (std::size_t b = 0; b < size; ++b) {
+      ASSERT_EQ(actions[b], detail::action_for_uniform(logits[b], draws[b])) << round << " " << b;
+      ASSERT_EQ(actions[b], exact_action(logits[b], draws[b])) << round << " " << b;
+    }
+  }
+  std::vector<Logits> two(2);
+  std::vector<double> one(1);
+  std::vector<int> out(2);
+  EXPECT_THROW(actions_for_draws(two, one, out), std::invalid_argument);
 }
 
 TEST(Sampler, MarginIsDistanceToNearestInnerEdge) {

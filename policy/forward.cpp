@@ -200,10 +200,11 @@ void forward_batch_in_groups(const Weights& weights, std::span<const Observation
     forward_group<Group>(weights, group, activations, level);
     for (int n = 0; n < Group; ++n) logits[b + n] = activations[n].logits;
   }
-  for (; b < observations.size(); ++b) {
-    group[0] = view(observations[b]);
-    forward_group<1>(weights, group, activations, level);
-    logits[b] = activations[0].logits;
+  // The rest (fewer than Group) in half-size groups, down to single observations.
+  if constexpr (Group > 1) {
+    if (b < observations.size()) {
+      forward_batch_in_groups<Group / 2>(weights, observations.subspan(b), logits.subspan(b), level, view);
+    }
   }
 }
 
@@ -212,7 +213,7 @@ void forward_batch_of(const Weights& weights, std::span<const Observation> obser
                       SimdLevel level, View view) {
   if (observations.size() != logits.size()) throw std::invalid_argument("forward_batch: size mismatch");
   if (level == SimdLevel::avx512) {
-    forward_batch_in_groups<4>(weights, observations, logits, level, view);
+    forward_batch_in_groups<8>(weights, observations, logits, level, view);
   } else {
     forward_batch_in_groups<2>(weights, observations, logits, level, view);
   }

@@ -118,14 +118,15 @@ class ObservationBits {
   std::array<std::uint64_t, kWords> words_{};
 };
 
-// verify.observation(game, "original", env.state()): each raw channel feeds the output
-// channels in its mask; the result is written as ascending active inputs.
+// verify.observation(game, "original", env.state()) from the game's painting: each raw
+// channel feeds the output channels in its mask; the result is written as ascending active
+// inputs.
 //
 // A game whose state holds whole rows of cells (a brick wall, an alien block) may also offer
 // paint_rows(cell, row), calling row(y, cells, channel) with bit x of `cells` for cell (y, x),
-// 0 <= y < 10; observe() then sets each row at once.
+// 0 <= y < 10; the rows are then set at once.
 template <Game G>
-void observe(const G& game, ActiveInputs& out) {
+void observe_painted(const G& game, ActiveInputs& out) {
   ObservationBits bits;
   auto cell = [&bits](int y, int x, int channel) {
     const int base = (wrap_axis(y) * kGridSize + wrap_axis(x)) * kObservationChannels;
@@ -142,6 +143,22 @@ void observe(const G& game, ActiveInputs& out) {
     game.paint(cell);
   }
   bits.extract(out);
+}
+
+// A game that knows its active inputs in ascending order without sorting (few objects, one
+// per row) may write them itself: write_observation(out), which must equal observe_painted
+// (tests/games/observation_writer_test.cpp checks it on long random rollouts).
+template <class G>
+concept WritesObservation = requires(const G& game, ActiveInputs& out) { game.write_observation(out); };
+
+// verify.observation(game, "original", env.state()) as ascending active inputs.
+template <Game G>
+void observe(const G& game, ActiveInputs& out) {
+  if constexpr (WritesObservation<G>) {
+    game.write_observation(out);
+  } else {
+    observe_painted(game, out);
+  }
 }
 
 // env.state() as the ascending flat indices (y*10 + x)*C + c of its true cells.

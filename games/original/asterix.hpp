@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "games/cells.hpp"
 #include "games/game.hpp"
 #include "games/random_state.hpp"
 
@@ -117,6 +118,28 @@ class Asterix {
       const int back_x = entity.moving_right ? entity.x - 1 : entity.x + 1;
       if (back_x >= 0 && back_x <= 9) cell(slot + 1, back_x, 2);
     }
+  }
+
+  // observe(): the player (output 0), each entity (enemy output 1, gold output 2) and its
+  // trail (output 4), row by row in ascending order; an entity has a row of its own, so a
+  // row holds at most three inputs.
+  void write_observation(ActiveInputs& out) const {
+    constexpr int kRowInputs = kGridSize * kObservationChannels;
+    const int player_row = wrap_axis(state_.player_y);
+    const int player = player_row * kRowInputs + wrap_axis(state_.player_x) * kObservationChannels;
+    out.count = 0;
+    if (player_row == 0) append_sorted(out, player, kNoInput, kNoInput);
+    for (int slot = 0; slot < kSlots; ++slot) {
+      const Entity& entity = state_.entities[static_cast<std::size_t>(slot)];
+      const int row = slot + 1;
+      const int base = row * kRowInputs;
+      const int back_x = entity.moving_right ? entity.x - 1 : entity.x + 1;
+      const bool trail = entity.present && back_x >= 0 && back_x <= 9;
+      append_sorted(out, player_row == row ? player : kNoInput,
+                    entity.present ? base + wrap_axis(entity.x) * kObservationChannels + (entity.gold ? 2 : 1) : kNoInput,
+                    trail ? base + back_x * kObservationChannels + 4 : kNoInput);
+    }
+    if (player_row == 9) append_sorted(out, player, kNoInput, kNoInput);
   }
 
   bool ramping() const { return ramping_; }

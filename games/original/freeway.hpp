@@ -129,32 +129,19 @@ class Freeway {
   void write_observation(ActiveInputs& out) const {
     constexpr int kRowInputs = kGridSize * kObservationChannels;
     constexpr int kChickenInput = kChickenColumn * kObservationChannels;  // channel 0
-    const int chicken = state_.position;
     if (state_.cars.velocity[0] == 0) throw_unbound_trail();
-    int count = 0;
-    auto emit = [&out, &count](int input) { out.index[static_cast<std::size_t>(count++)] = static_cast<std::uint16_t>(input); };
-    if (chicken == 0) emit(kChickenInput);
+    const int chicken = state_.position;
+    out.count = 0;
+    if (chicken == 0) append_sorted(out, kChickenInput, kNoInput, kNoInput);
     for (int index = 0; index < kCars; ++index) {
       const int x = state_.cars.x[index];
       int back_x = state_.cars.velocity[index] > 0 ? x - 1 : x + 1;
       back_x += 10 * (back_x < 0) - 10 * (back_x > 9);
       const int base = (index + 1) * kRowInputs;
-      const int car = base + x * kObservationChannels + 1;
-      const int trail = base + back_x * kObservationChannels + 4;
-      const int low = car < trail ? car : trail;
-      const int high = car < trail ? trail : car;
-      if (chicken == index + 1) {
-        const int bird = base + kChickenInput;
-        emit(bird < low ? bird : low);
-        emit(bird < low ? low : (bird < high ? bird : high));
-        emit(bird < high ? high : bird);
-      } else {
-        emit(low);
-        emit(high);
-      }
+      append_sorted(out, chicken == index + 1 ? base + kChickenInput : kNoInput,
+                    base + x * kObservationChannels + 1, base + back_x * kObservationChannels + 4);
     }
-    if (chicken == 9) emit(9 * kRowInputs + kChickenInput);
-    out.count = count;
+    if (chicken == 9) append_sorted(out, 9 * kRowInputs + kChickenInput, kNoInput, kNoInput);
   }
 
   const State& state() const { return state_; }

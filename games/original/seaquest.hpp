@@ -120,8 +120,12 @@ class Seaquest {
 
   StepResult act(int action, RandomState& random);
 
+  template <class Cell, class Row>
+  void paint_rows(Cell&& cell, Row&& row) const;
   template <class Cell>
-  void paint(Cell&& cell) const;
+  void paint(Cell&& cell) const {
+    paint_cells_of_rows(*this, cell);
+  }
 
   // The whole game state, for tests and tools that inspect or build positions.
   const State& state() const { return state_; }
@@ -386,10 +390,11 @@ inline void Seaquest::spawn_diver(RandomState& random) {
   state_.divers.append({x, y, right, seaquest::kDiverMoveInterval});
 }
 
-// Env.state(): every cell it sets, in its order. Entity columns are numpy indices: -1 wraps to
-// 9 (cells.hpp) and 10 would be numpy's IndexError, thrown here as GameError.
-template <class Cell>
-void Seaquest::paint(Cell&& cell) const {
+// Env.state(): every cell it sets (the two gauges of row 9 as rows). Entity columns are numpy
+// indices: -1 wraps to 9 (cells.hpp) and 10 would be numpy's IndexError, thrown here as
+// GameError.
+template <class Cell, class Row>
+void Seaquest::paint_rows(Cell&& cell, Row&& row) const {
   const auto column = [](int x) {
     if (x < -seaquest::kBoardSize || x >= seaquest::kBoardSize)
       throw GameError("IndexError", "seaquest: an entity is painted at column 10, outside the 10x10 state");
@@ -408,10 +413,12 @@ void Seaquest::paint(Cell&& cell) const {
   cell(s.sub_y, column(s.sub_x), 0);
   cell(s.sub_y, column(s.sub_right ? s.sub_x - 1 : s.sub_x + 1), 1);
   // state[9, 0:max(0,oxygen)*10//max_oxygen, 7]
+  const auto columns_below = [](int end) { return (std::uint32_t{1} << end) - 1; };
   const int oxygen_end = slice_bound(std::max(0, s.oxygen) * 10 / seaquest::kMaxOxygen);
-  for (int x = 0; x < oxygen_end; ++x) cell(9, x, 7);
+  if (oxygen_end > 0) row(9, columns_below(oxygen_end), 7);
   // state[9, 9-diver_count:9, 8]: an empty slice once diver_count <= 0.
-  for (int x = slice_bound(9 - s.diver_count); x < 9; ++x) cell(9, x, 8);
+  const int divers_begin = slice_bound(9 - s.diver_count);
+  if (divers_begin < 9) row(9, columns_below(9) & ~columns_below(divers_begin), 8);
   for (const auto& bullet : s.friendly_bullets) cell(bullet.y, column(bullet.x), 2);
   for (const auto& bullet : s.enemy_bullets) cell(bullet.y, column(bullet.x), 4);
   for (const auto& fish : s.fish) {

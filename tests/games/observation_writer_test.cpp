@@ -42,6 +42,32 @@ void play_random_rollouts(int episodes) {
 
 TEST(ObservationWriter, FreewayMatchesPaintingOnRandomRollouts) { play_random_rollouts<Freeway>(40); }
 
+TEST(ObservationWriter, AsterixMatchesPaintingOnRandomRollouts) { play_random_rollouts<Asterix>(300); }
+
+TEST(ObservationWriter, AsterixCornerStates) {
+  Environment<Asterix> env;
+  env.start_episode(1729);
+  Asterix::State state = env.game().state();
+  Asterix game(false);
+  for (int player_y = 0; player_y < 10; ++player_y) {
+    for (int x = 0; x < 10; ++x) {
+      for (int kind = 0; kind < 4; ++kind) {
+        state.player_y = static_cast<std::int8_t>(player_y);
+        state.player_x = static_cast<std::int8_t>((x + kind) % 10);
+        for (int slot = 0; slot < Asterix::kSlots; ++slot) {
+          Asterix::Entity& entity = state.entities[static_cast<std::size_t>(slot)];
+          entity.present = (slot + kind) % 3 != 0;
+          entity.x = static_cast<std::int8_t>((x + slot) % 10);
+          entity.moving_right = (slot + kind) % 2 == 0;
+          entity.gold = kind >= 2;
+        }
+        game.restore(state);
+        expect_writer_matches_painting(game, "corner");
+      }
+    }
+  }
+}
+
 TEST(ObservationWriter, FreewayCornerStates) {
   Environment<Freeway> env;
   env.start_episode(1729);

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -11,9 +13,27 @@
 namespace weightspace {
 
 // B episodes of one game stepped in lockstep: observe every running slot, one batched forward
-// pass, each slot's action draw, one batched sampling pass, then act slot by slot. A slot whose episode ends takes the next episode of
-// the range. Every slot owns its episode's generators, so the results are those of
+// pass, each slot's action draw, one batched sampling pass, then act slot by slot. A slot
+// whose episode ends takes the next episode of the queue. Every slot owns its episode's generators, so the results are those of
 // run_episode() whatever B is. All buffers are sized once, in the constructor.
+// The episode indices [0, count) handed out one at a time, to any number of threads. Handing
+// out single episodes (rather than fixed ranges per task) keeps every thread busy until the
+// last episodes start, whatever their lengths.
+class EpisodeQueue {
+ public:
+  explicit EpisodeQueue(std::int64_t count) : count_(count) {}
+
+  std::optional<std::int64_t> take() {
+    const std::int64_t index = next_.fetch_add(1, std::memory_order_relaxed);
+    if (index >= count_) return std::nullopt;
+    return index;
+  }
+
+ private:
+  std::atomic<std::int64_t> next_{0};
+  std::int64_t count_;
+};
+
 template <Game G>
 class Batch {
  public:
@@ -31,15 +51,15 @@ class Batch {
 
   int size() const { return static_cast<int>(slots_.size()); }
 
-  // Plays episodes [first, last) and writes episode i's result to results[i - first].
-  void run(const Weights& weights, std::int64_t first, std::int64_t last, std::span<EpisodeResult> results,
-           bool track_margins) {
-    std::int64_t next = first;
+  // Plays episodes taken from `episodes` until it runs dry and writes episode i's result to
+  // results[i]. Several batches (threads) may share one EpisodeQueue.
+  void run(const Weights& weights, EpisodeQueue& episodes, std::span<EpisodeResult> results, bool track_margins) {
     std::size_t running = 0;
     // A slot whose episode ended waits until a full seeding group has gathered (or nothing
-    // else runs, or no episode is left to start), so that the generators of a group are
-    // seeded side by side.
+    // else runs, or the queue is empty), so that the generators of a group are seeded side by
+    // side.
     const std::size_t group = std::min(EpisodeState<G>::kSeedGroup, slots_.size());
+    bool drained = false;
     auto start_pending = [&] {
       EpisodeState<G>::start_many(starting_, starting_indices_);
       for (const std::size_t slot : starting_slots_) running_[running++] = slot;
@@ -47,13 +67,22 @@ class Batch {
       starting_indices_.clear();
       starting_slots_.clear();
     };
+    // Takes the next episode for `slot`; false (and the slot retires) once the queue is empty.
     auto start_next = [&](std::size_t slot) {
-      slots_[slot].index = next++;
+      if (drained) return false;
+      const std::optional<std::int64_t> index = episodes.take();
+      if (!index) {
+        drained = true;
+        return false;
+      }
+      slots_[slot].index = *index;
       starting_.push_back(&slots_[slot].episode);
-      starting_indices_.push_back(slots_[slot].index);
+      starting_indices_.push_back(*index);
       starting_slots_.push_back(slot);
+      return true;
     };
-    for (std::size_t slot = 0; slot < slots_.size() && next < last; ++slot) start_next(slot);
+    for (std::size_t slot = 0; slot < slots_.size() && start_next(slot); ++slot) {
+    }
     start_pending();
     while (running > 0) {
       for (std::size_t k = 0; k < running; ++k) {
@@ -75,14 +104,14 @@ class Batch {
         const bool ended =
             track_margins ? current.episode.advance(logits_[k], true) : current.episode.act(actions_[k]);
         if (ended) {
-          results[static_cast<std::size_t>(current.index - first)] = current.episode.result;
-          if (next < last) start_next(slot);  // else the slot retires
+          results[static_cast<std::size_t>(current.index)] = current.episode.result;
+          start_next(slot);
           continue;
         }
         running_[kept++] = slot;
       }
       running = kept;
-      if (starting_slots_.size() >= group || running == 0 || next == last) start_pending();
+      if (starting_slots_.size() >= group || running == 0 || drained) start_pending();
     }
   }
 

@@ -82,8 +82,7 @@ class RandomState {
   void twist_next_block();
   std::uint64_t bounded(std::uint64_t range);
 
-  // Not zero-filled: every constructor but Unseeded's seeds it at once, and an Unseeded one
-  // is seeded before use (2.5 KB per generator adds up in a batch of episode slots).
+  // No zero-fill: seeding writes every word, and an Unseeded generator is seeded before use.
   std::array<std::uint32_t, 624> key_;
   int position_ = 0;   // next word to temper and return
   int twisted_ = 0;    // words [0, twisted_) of the current block are twisted

@@ -13,7 +13,7 @@ namespace weightspace::app {
 void RunFlags::add_options(CLI::App& command) {
   command.add_option("--threads", threads, "Worker threads (0 = all cores); never changes the result")
       ->check(CLI::NonNegativeNumber);
-  command.add_option("--batch", batch, "Episodes stepped in lockstep per task; never changes the result")
+  command.add_option("--batch", batch, "Episodes stepped in lockstep per thread; never changes the result")
       ->check(CLI::Range(1, 4096));
   command.add_option("--episodes-out", episodes_out, "Write one JSON line per episode: index, score, length");
   command.add_flag("--diagnostics", diagnostics,

@@ -12,10 +12,6 @@
 
 namespace weightspace {
 
-// B episodes of one game stepped in lockstep: observe every running slot, one batched forward
-// pass, each slot's action draw, one batched sampling pass, then act slot by slot. A slot
-// whose episode ends takes the next episode of the queue. Every slot owns its episode's generators, so the results are those of
-// run_episode() whatever B is. All buffers are sized once, in the constructor.
 // The episode indices [0, count) handed out one at a time, to any number of threads. Handing
 // out single episodes (rather than fixed ranges per task) keeps every thread busy until the
 // last episodes start, whatever their lengths.
@@ -34,6 +30,11 @@ class EpisodeQueue {
   std::int64_t count_;
 };
 
+// B episodes of one game stepped in lockstep: observe every running slot, one batched forward
+// pass, each slot's action draw, one batched sampling pass, then act slot by slot. A slot
+// whose episode ends takes the next episode of the queue. Every slot owns its episode's
+// generators, so the results are those of run_episode() whatever B is. All buffers are sized
+// once, in the constructor.
 template <Game G>
 class Batch {
  public:
@@ -81,7 +82,8 @@ class Batch {
       starting_slots_.push_back(slot);
       return true;
     };
-    for (std::size_t slot = 0; slot < slots_.size() && start_next(slot); ++slot) {
+    for (std::size_t slot = 0; slot < slots_.size(); ++slot) {
+      if (!start_next(slot)) break;
     }
     start_pending();
     while (running > 0) {

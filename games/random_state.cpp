@@ -115,7 +115,7 @@ void RandomState::reseed_many(std::span<RandomState* const> generators, std::spa
 #endif
 
 void RandomState::twist_next_block() {
-  constexpr int kBlock = 64;
+  constexpr int kBlock = 32;  // a short episode draws a few dozen words per generator
   if (position_ == kN) position_ = twisted_ = 0;
   auto twist = [](std::uint32_t upper, std::uint32_t lower, std::uint32_t far) {
     const std::uint32_t y = (upper & kUpperMask) | (lower & kLowerMask);

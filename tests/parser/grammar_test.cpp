@@ -10,24 +10,13 @@
 
 #include <gtest/gtest.h>
 
+#include "raised.hpp"
+
 namespace weightspace {
 namespace {
 
-struct Raised {
-  std::string kind;
-  std::string message;
-  int line = 0;
-  int column = 0;
-};
-
-Raised raised(std::string_view body) {
-  try {
-    parse_edits_block(body);
-  } catch (const EditError& error) {
-    return {error.kind(), error.what(), error.line(), error.column()};
-  }
-  return {"(none)", "", 0, 0};
-}
+using testing::Raised;
+using testing::raised;
 
 const PyValue& value_of(const Evaluated<PyValue>& evaluated) {
   const PyValue* value = std::get_if<PyValue>(&evaluated);

@@ -9,25 +9,13 @@
 #include <gtest/gtest.h>
 
 #include "parser/python/grammar.hpp"
+#include "raised.hpp"
 
 namespace weightspace {
 namespace {
 
-struct Raised {
-  std::string kind;
-  std::string message;
-  int line = 0;
-  int column = 0;
-};
-
-Raised raised(std::string_view body) {
-  try {
-    parse_edits_block(body);
-  } catch (const EditError& error) {
-    return {error.kind(), error.what(), error.line(), error.column()};
-  }
-  return {"(none)", "", 0, 0};
-}
+using testing::Raised;
+using testing::raised;
 
 TEST(PegenErrors, SecondPassFollowsPegenAlternativesAndMemo) {
   // Each expectation is CPython 3.11.2's ast.parse on the same text.

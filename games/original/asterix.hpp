@@ -114,9 +114,7 @@ class Asterix {
       const Entity& entity = state_.entities[slot];
       if (!entity.present) continue;
       cell(slot + 1, entity.x, entity.gold ? 3 : 1);
-      // Unlike freeway, the trail is dropped (not wrapped) when it falls off the grid.
-      const int back_x = entity.moving_right ? entity.x - 1 : entity.x + 1;
-      if (back_x >= 0 && back_x <= 9) cell(slot + 1, back_x, 2);
+      if (const int back_x = trail_column(entity); back_x >= 0) cell(slot + 1, back_x, 2);
     }
   }
 
@@ -133,8 +131,8 @@ class Asterix {
       const Entity& entity = state_.entities[static_cast<std::size_t>(slot)];
       const int row = slot + 1;
       const int base = row * kRowInputs;
-      const int back_x = entity.moving_right ? entity.x - 1 : entity.x + 1;
-      const bool trail = entity.present && back_x >= 0 && back_x <= 9;
+      const int back_x = trail_column(entity);
+      const bool trail = entity.present && back_x >= 0;
       append_sorted(out, player_row == row ? player : kNoInput,
                     entity.present ? base + wrap_axis(entity.x) * kObservationChannels + (entity.gold ? 2 : 1) : kNoInput,
                     trail ? base + back_x * kObservationChannels + 4 : kNoInput);
@@ -148,6 +146,13 @@ class Asterix {
   void restore(const State& state) { state_ = state; }
 
  private:
+  // The cell behind an entity, or -1 when it is off the grid: unlike freeway's, the trail is
+  // dropped (not wrapped).
+  static constexpr int trail_column(const Entity& entity) {
+    const int back_x = entity.moving_right ? entity.x - 1 : entity.x + 1;
+    return back_x >= 0 && back_x <= 9 ? back_x : -1;
+  }
+
   // The player and entity are known to share the row; only the column decides.
   void touch(Entity& entity, StepResult& result) {
     if (!entity.present || entity.x != state_.player_x) return;

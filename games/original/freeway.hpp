@@ -112,9 +112,7 @@ class Freeway {
       const int velocity = state_.cars.velocity[index];
       const int row = index + 1;
       cell(row, x, 1);
-      int back_x = velocity > 0 ? x - 1 : x + 1;
-      if (back_x < 0) back_x = 9;
-      else if (back_x > 9) back_x = 0;
+      const int back_x = trail_column(x, velocity);
       const int speed = magnitude(velocity);
       if (speed >= 1 && speed <= 5) trail = 1 + speed;
       if (trail < 0) throw_unbound_trail();
@@ -135,8 +133,7 @@ class Freeway {
     if (chicken == 0) append_sorted(out, kChickenInput, kNoInput, kNoInput);
     for (int index = 0; index < kCars; ++index) {
       const int x = state_.cars.x[index];
-      int back_x = state_.cars.velocity[index] > 0 ? x - 1 : x + 1;
-      back_x += 10 * (back_x < 0) - 10 * (back_x > 9);
+      const int back_x = trail_column(x, state_.cars.velocity[index]);
       const int base = (index + 1) * kRowInputs;
       append_sorted(out, chicken == index + 1 ? base + kChickenInput : kNoInput,
                     base + x * kObservationChannels + 1, base + back_x * kObservationChannels + 4);
@@ -150,6 +147,11 @@ class Freeway {
 
  private:
   static constexpr int magnitude(int velocity) { return velocity < 0 ? -velocity : velocity; }
+  // The cell behind a car, wrapped around the row like the car itself.
+  static constexpr int trail_column(int x, int velocity) {
+    const int back_x = velocity > 0 ? x - 1 : x + 1;
+    return back_x + 10 * (back_x < 0) - 10 * (back_x > 9);
+  }
 
   [[noreturn]] static void throw_unbound_trail() {
     throw GameError("UnboundLocalError", "freeway: car 0 has speed 0, so MinAtar's state() has no trail channel for it");

@@ -3,18 +3,40 @@
 // game, at 1 and 2 threads, with a policy-steps/s counter; plus one episode alone.
 #include <benchmark/benchmark.h>
 
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
 #include "bench_weights.hpp"
 #include "engine/scheduler.hpp"
 #include "games/registry.hpp"
+#include "parser/answer.hpp"
 
 namespace {
 
 using namespace weightspace;
 
-// Arguments: episodes, threads, weights (0 = all zero, 1 = dense random).
+// The weights of examples/answers/<game>.md, a hand-written answer like the ones graded.
+template <Game G>
+Weights example_weights() {
+  const std::string path = std::string(WEIGHTSPACE_EXAMPLES_DIR "/answers/") + std::string(G::name) + ".md";
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  ParsedAnswer parsed = parse_answer(text.str());
+  if (!file || !parsed.success) throw std::runtime_error("engine_bench: cannot use " + path);
+  return std::move(parsed.weights);
+}
+
+// Arguments: episodes, threads, weights (0 = all zero, 1 = dense random, 2 = the game's
+// example answer). All-zero weights need no forward pass (policy/policy.hpp); dense weights
+// use all 32 + 32 hidden units; the example answers use 2-26 and 1-13.
 template <Game G>
 void BM_Episodes(benchmark::State& state) {
-  const Weights weights = state.range(2) == 0 ? Weights{} : bench::dense_weights();
+  const Weights weights = state.range(2) == 0   ? Weights{}
+                          : state.range(2) == 1 ? bench::dense_weights()
+                                                : example_weights<G>();
   std::vector<EpisodeResult> results(static_cast<std::size_t>(state.range(0)));
   std::int64_t steps = 0;
   for (auto _ : state) {
@@ -34,8 +56,8 @@ void BM_OneEpisode(benchmark::State& state) {
 }
 
 #define WEIGHTSPACE_ENGINE_BENCH(G)                                                               \
-  BENCHMARK(BM_Episodes<G>)->ArgNames({"episodes", "threads", "dense"})                            \
-      ->Args({1000, 1, 0})->Args({1000, 2, 0})->Args({1000, 1, 1})->Args({1000, 2, 1})             \
+  BENCHMARK(BM_Episodes<G>)->ArgNames({"episodes", "threads", "weights"})                          \
+      ->ArgsProduct({{1000}, {1, 2}, {0, 1, 2}})                                                   \
       ->Unit(benchmark::kMillisecond)->UseRealTime();                                              \
   BENCHMARK(BM_OneEpisode<G>)->Unit(benchmark::kMicrosecond)
 

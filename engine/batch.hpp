@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/episode.hpp"
+#include "policy/policy.hpp"
 
 namespace weightspace {
 
@@ -54,7 +55,7 @@ class Batch {
 
   // Plays episodes taken from `episodes` until it runs dry and writes episode i's result to
   // results[i]. Several batches (threads) may share one EpisodeQueue.
-  void run(const Weights& weights, EpisodeQueue& episodes, std::span<EpisodeResult> results, bool track_margins) {
+  void run(const Policy& policy, EpisodeQueue& episodes, std::span<EpisodeResult> results, bool track_margins) {
     std::size_t running = 0;
     // A slot whose episode ended waits until a full seeding group has gathered (or nothing
     // else runs, or the queue is empty), so that the generators of a group are seeded side by
@@ -90,8 +91,8 @@ class Batch {
       for (std::size_t k = 0; k < running; ++k) {
         observe(slots_[running_[k]].episode.environment.game(), observations_[k]);
       }
-      forward_batch(weights, std::span<const ActiveInputs>(observations_.data(), running),
-                    std::span<Logits>(logits_.data(), running));
+      policy.forward_batch(std::span<const ActiveInputs>(observations_.data(), running),
+                           std::span<Logits>(logits_.data(), running));
       if (!track_margins) {
         for (std::size_t k = 0; k < running; ++k) {
           uniforms_[k] = slots_[running_[k]].episode.action_random.random_sample();

@@ -41,20 +41,21 @@ void run_episodes(const Weights& weights, std::span<EpisodeResult> results, cons
   const auto episodes = static_cast<std::int64_t>(results.size());
   if (episodes > kMaxEpisodes) throw std::invalid_argument("too many episodes for 32-bit seeds");
   if (episodes == 0) return;
+  const Policy policy(weights);
   EpisodeQueue queue(episodes);
   tbb::task_arena& arena = shared_arena(options.threads);
   const int threads = arena.max_concurrency();
   // No more slots than a thread's share of the episodes, or one batch would take them all.
   const auto slots = static_cast<int>(std::min<std::int64_t>(options.batch, (episodes + threads - 1) / threads));
   if (threads == 1) {
-    reusable_batch<G>(slots).run(weights, queue, results, options.track_margins);
+    reusable_batch<G>(slots).run(policy, queue, results, options.track_margins);
     return;
   }
   // One batch per thread, all fed by the queue: a thread stops only when no episode is left
   // to start, so the threads finish within about one episode of each other.
   arena.execute([&] {
     tbb::parallel_for(0, threads,
-                      [&](int) { reusable_batch<G>(slots).run(weights, queue, results, options.track_margins); });
+                      [&](int) { reusable_batch<G>(slots).run(policy, queue, results, options.track_margins); });
   });
 }
 

@@ -49,8 +49,8 @@ void forward_batch(const Weights& weights, std::span<const std::span<const std::
 void forward_batch(const Weights& weights, std::span<const ActiveInputs> observations, std::span<Logits> logits,
                    SimdLevel level);
 
-// A plain scalar transcription of the formulas above, kept as the readable specification that
-// the vectorised forward is tested against.
+// The formulas above as plain scalar loops (detail::forward_scalar on the full network): the
+// readable specification the vector kernels are tested against.
 void forward_reference(const Weights& weights, std::span<const std::uint16_t> active, PolicyActivations& out);
 
 }  // namespace weightspace

@@ -9,11 +9,15 @@
 #include <vector>
 
 #include "policy_golden.hpp"
+#include "kernel_inputs.hpp"
 
 namespace weightspace {
 namespace {
 
 using testing::policy_weight_sets;
+using testing::available_levels;
+using testing::random_observation;
+using testing::random_weights;
 
 template <std::size_t Size>
 std::array<std::uint32_t, Size> bits_of(const std::array<float, Size>& values) {
@@ -54,14 +58,6 @@ TEST(Forward, ReferenceMatchesGoldenLayersBitForBit) {
   });
 }
 
-std::vector<SimdLevel> available_levels() {
-  std::vector<SimdLevel> levels;
-  for (SimdLevel level : {SimdLevel::scalar, SimdLevel::avx2, SimdLevel::avx512}) {
-    if (simd_level_available(level)) levels.push_back(level);
-  }
-  return levels;
-}
-
 TEST(Forward, EveryLevelMatchesGoldenLayersBitForBit) {
   for (SimdLevel level : available_levels()) {
     SCOPED_TRACE(static_cast<int>(level));
@@ -99,28 +95,6 @@ TEST(Forward, BatchOfGoldenCasesMatchesGoldenAtEveryLevel) {
       }
     }
   }
-}
-
-// Weights with a wide spread of magnitudes and signs, so that rounding order matters.
-Weights random_weights(std::mt19937& generator) {
-  Weights weights;
-  std::normal_distribution<float> normal(0.0f, 1.0f);
-  std::uniform_real_distribution<float> exponent(-8.0f, 8.0f);
-  for (float& value : weights.values()) value = normal(generator) * std::exp2(exponent(generator));
-  return weights;
-}
-
-ActiveInputs random_observation(std::mt19937& generator) {
-  // Mostly realistic sizes (a few dozen ones), sometimes empty or nearly full.
-  const int kind = std::uniform_int_distribution<int>(0, 9)(generator);
-  const double density =
-      kind == 0 ? 0.0 : kind == 1 ? 0.9 : std::uniform_real_distribution<double>(0.0, 0.08)(generator);
-  std::bernoulli_distribution on(density);
-  ActiveInputs inputs;
-  for (int i = 0; i < kInputs; ++i) {
-    if (on(generator)) inputs.index[inputs.count++] = static_cast<std::uint16_t>(i);
-  }
-  return inputs;
 }
 
 TEST(Forward, BatchedEqualsSingleOnRandomBatches) {

@@ -12,11 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "kernel_inputs.hpp"
 #include "support/golden.hpp"
 
 namespace weightspace {
 namespace {
 
+using testing::available_levels;
 using testing::f32_bits;
 using testing::f32_from_hex;
 using testing::golden;
@@ -57,14 +59,6 @@ TEST(NumpyTanh, ScalarMatchesNumpyOnGoldenTable) {
     if (mismatches > 20) break;
   }
   EXPECT_EQ(mismatches, 0);
-}
-
-std::vector<SimdLevel> available_levels() {
-  std::vector<SimdLevel> levels;
-  for (SimdLevel level : {SimdLevel::scalar, SimdLevel::avx2, SimdLevel::avx512}) {
-    if (simd_level_available(level)) levels.push_back(level);
-  }
-  return levels;
 }
 
 TEST(NumpyTanh, SpanMatchesNumpyOnGoldenTableAtEveryLevelAlignmentAndLength) {

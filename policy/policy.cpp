@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "policy/policy.hpp"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+
+#include "policy/layers.hpp"
+
+namespace weightspace {
+
+namespace {
+
+constexpr int kNarrow = 16;
+constexpr int kW3Stride = 8;  // a packed W3 row is padded to one 8-lane register
+
+int width_for(int units) { return units <= kNarrow ? kNarrow : kHiddenCount; }
+
+bool row_is_zero(const float* row, std::span<const int> columns, int stride) {
+  return std::all_of(columns.begin(), columns.end(), [&](int column) { return row[column * stride] == 0.0f; });
+}
+
+}  // namespace
+
+// The kept units' weights, each layer's rows `width` floats apart; unused lanes are zero.
+struct Policy::Packed {
+  alignas(64) std::array<float, kInputCount * kHiddenCount> w1{};
+  alignas(64) std::array<float, kHiddenCount> b1{};
+  alignas(64) std::array<float, kHiddenCount * kHiddenCount> w2{};
+  alignas(64) std::array<float, kHiddenCount> b2{};
+  alignas(64) std::array<float, kHiddenCount * kW3Stride> w3{};
+  alignas(64) std::array<float, kW3Stride> b3{};
+  int width1 = kNarrow;
+  int width2 = kNarrow;
+
+  detail::Layers layers(int units1, int units2) const {
+    return {w1.data(), b1.data(), width1, w2.data(), b2.data(), units1, width2, w3.data(), b3.data(), units2,
+            kW3Stride};
+  }
+};
+
+Policy::Policy(const Weights& weights) : packed_(std::make_unique<Packed>()) {
+  // Hidden-2 units with a non-zero W3 row, then hidden-1 units with a non-zero W2 entry
+  // towards one of them; both ascending, so packing keeps every sum's order.
+  std::array<int, kHiddenCount> kept2{};
+  std::array<int, kHiddenCount> kept1{};
+  const std::array<int, kActionCount> actions{0, 1, 2, 3, 4, 5};
+  for (int unit = 0; unit < kHiddenCount; ++unit) {
+    if (!row_is_zero(weights.w3() + unit * kActionCount, actions, 1)) kept2[units2_++] = unit;
+  }
+  const std::span<const int> columns2(kept2.data(), static_cast<std::size_t>(units2_));
+  for (int unit = 0; unit < kHiddenCount; ++unit) {
+    if (!row_is_zero(weights.w2() + unit * kHiddenCount, columns2, 1)) kept1[units1_++] = unit;
+  }
+
+  Packed& p = *packed_;
+  p.width1 = width_for(units1_);
+  p.width2 = width_for(units2_);
+  for (int input = 0; input < kInputCount; ++input) {
+    for (int k = 0; k < units1_; ++k) p.w1[input * p.width1 + k] = weights.w1()[input * kHiddenCount + kept1[k]];
+  }
+  for (int k = 0; k < units1_; ++k) {
+    p.b1[k] = weights.b1()[kept1[k]];
+    for (int m = 0; m < units2_; ++m) p.w2[k * p.width2 + m] = weights.w2()[kept1[k] * kHiddenCount + kept2[m]];
+  }
+  for (int m = 0; m < units2_; ++m) {
+    p.b2[m] = weights.b2()[kept2[m]];
+    std::copy_n(weights.w3() + kept2[m] * kActionCount, kActionCount, p.w3.begin() + m * kW3Stride);
+  }
+  std::copy_n(weights.b3(), kActionCount, p.b3.begin());
+
+  if (units1_ == 0) {
+    PolicyActivations activations;
+    detail::forward_scalar(p.layers(units1_, units2_), {}, activations);
+    constant_ = activations.logits;
+  }
+}
+
+Policy::Policy(Policy&&) noexcept = default;
+Policy& Policy::operator=(Policy&&) noexcept = default;
+Policy::~Policy() = default;
+
+void Policy::forward_batch(std::span<const ActiveInputs> observations, std::span<Logits> logits) const {
+  forward_batch(observations, logits, best_simd_level());
+}
+
+void Policy::forward_batch(std::span<const ActiveInputs> observations, std::span<Logits> logits,
+                           SimdLevel level) const {
+  detail::checked_simd_level(level);
+  if (observations.size() != logits.size()) throw std::invalid_argument("forward_batch: size mismatch");
+  if (constant_) {
+    std::fill(logits.begin(), logits.end(), *constant_);
+    return;
+  }
+  detail::forward_layers_batch(packed_->layers(units1_, units2_), observations, logits, level);
+}
+
+}  // namespace weightspace

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <span>
+
+#include "policy/forward.hpp"
+
+namespace weightspace {
+
+// The weights prepared for rollouts. Hand-written answers use a few hidden units: a hidden-2
+// unit whose W3 row is zero, and a hidden-1 unit whose W2 row is zero towards every kept
+// hidden-2 unit, add only zero products, so they are dropped and the rest packed into 16 or
+// 32 lanes. Every kept sum keeps its order, and a term left out is a product with a zero
+// weight: +-0.0f, which changes a sum only when the sum itself is zero, and then only its
+// sign. Weights are finite (the grader rejects others), so no left-out term is a NaN. The
+// logits therefore equal forward_batch(weights, ...)'s value for value, a zero's sign aside,
+// and every softmax, cdf and action computed from them is the same.
+class Policy {
+ public:
+  explicit Policy(const Weights& weights);
+  Policy(Policy&&) noexcept;
+  Policy& operator=(Policy&&) noexcept;
+  ~Policy();
+
+  // Hidden units kept in each layer (0..32).
+  int hidden1_units() const { return units1_; }
+  int hidden2_units() const { return units2_; }
+
+  // The logits when no hidden-1 unit reaches an output, so that they are the same for every
+  // observation (all-zero weights, or an answer that only sets biases).
+  const std::optional<Logits>& constant_logits() const { return constant_; }
+
+  // logits[b] for observations[b], as forward_batch(weights, ...) above; the best available
+  // level, or the given one (std::invalid_argument if it is not available). Sizes must match.
+  void forward_batch(std::span<const ActiveInputs> observations, std::span<Logits> logits) const;
+  void forward_batch(std::span<const ActiveInputs> observations, std::span<Logits> logits, SimdLevel level) const;
+
+ private:
+  struct Packed;
+  std::unique_ptr<Packed> packed_;
+  int units1_ = 0;
+  int units2_ = 0;
+  std::optional<Logits> constant_;
+};
+
+}  // namespace weightspace

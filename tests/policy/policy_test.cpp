@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "policy/policy.hpp"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <random>
+#include <vector>
+
+#include "kernel_inputs.hpp"
+#include "policy_golden.hpp"
+
+namespace weightspace {
+namespace {
+
+using testing::available_levels;
+using testing::random_observation;
+using testing::random_weights;
+
+// Policy promises the full network's values; only a zero's sign may differ.
+void expect_same_values(const Logits& actual, const Logits& expected, const std::string& where) {
+  for (int a = 0; a < kActionCount; ++a) {
+    const bool same = std::bit_cast<std::uint32_t>(actual[a]) == std::bit_cast<std::uint32_t>(expected[a]) ||
+                      (actual[a] == 0.0f && expected[a] == 0.0f);
+    EXPECT_TRUE(same) << where << " action " << a << ": " << actual[a] << " vs " << expected[a];
+  }
+}
+
+// Random weights in which each hidden unit is unused with some probability: a hidden-2 unit
+// through a zero W3 row, a hidden-1 unit through a zero W2 row, or only towards unused
+// hidden-2 units. Some W1 rows and biases are zero as well.
+Weights sparse_weights(std::mt19937& generator, double unused) {
+  Weights weights = random_weights(generator);
+  std::bernoulli_distribution drop(unused);
+  std::bernoulli_distribution half(0.5);
+  auto zero = [&](Tensor tensor, int row, int columns) {
+    std::fill_n(weights.tensor(tensor).begin() + row * columns, columns, 0.0f);
+  };
+  std::vector<bool> used2(kHiddenCount);
+  for (int unit = 0; unit < kHiddenCount; ++unit) {
+    used2[unit] = !drop(generator);
+    if (!used2[unit]) zero(Tensor::W3, unit, kActionCount);
+  }
+  for (int unit = 0; unit < kHiddenCount; ++unit) {
+    if (!drop(generator)) continue;
+    if (half(generator)) {
+      zero(Tensor::W2, unit, kHiddenCount);
+    } else {  // zero only towards the used hidden-2 units
+      for (int to = 0; to < kHiddenCount; ++to) {
+        if (used2[to]) weights.tensor(Tensor::W2)[unit * kHiddenCount + to] = 0.0f;
+      }
+    }
+  }
+  for (int input = 0; input < kInputCount; ++input) {
+    if (drop(generator)) zero(Tensor::W1, input, kHiddenCount);
+  }
+  for (Tensor bias : {Tensor::b1, Tensor::b2, Tensor::b3}) {
+    for (float& value : weights.tensor(bias)) {
+      if (drop(generator)) value = half(generator) ? 0.0f : -0.0f;
+    }
+  }
+  return weights;
+}
+
+TEST(Policy, GoldenCasesGiveGoldenLogitsAtEveryLevel) {
+  for (const auto& set : testing::policy_weight_sets()) {
+    const Policy policy(set.weights);
+    std::vector<ActiveInputs> observations;
+    for (const auto& c : set.cases) {
+      ActiveInputs inputs;
+      std::copy(c.active.begin(), c.active.end(), inputs.index.begin());
+      inputs.count = static_cast<int>(c.active.size());
+      observations.push_back(inputs);
+    }
+    for (SimdLevel level : available_levels()) {
+      std::vector<Logits> logits(observations.size());
+      policy.forward_batch(observations, logits, level);
+      for (std::size_t c = 0; c < set.cases.size(); ++c) {
+        Logits expected{};
+        for (int a = 0; a < kActionCount; ++a) expected[a] = std::bit_cast<float>(set.cases[c].logits_bits[a]);
+        expect_same_values(logits[c], expected, set.name + " case " + std::to_string(c));
+      }
+    }
+  }
+}
+
+TEST(Policy, SparseNetworksGiveTheFullNetworksLogits) {
+  std::mt19937 generator(20261130);
+  int narrow = 0, wide = 0, constant = 0;
+  for (int round = 0; round < 300; ++round) {
+    const double unused = std::uniform_real_distribution<double>(0.0, 1.0)(generator);
+    const Weights weights = sparse_weights(generator, unused);
+    const Policy policy(weights);
+    narrow += policy.hidden1_units() > 0 && policy.hidden1_units() <= 16;
+    wide += policy.hidden1_units() > 16;
+    constant += policy.constant_logits().has_value();
+    EXPECT_EQ(policy.constant_logits().has_value(), policy.hidden1_units() == 0);
+    const auto batch_size = static_cast<std::size_t>(std::uniform_int_distribution<int>(0, 19)(generator));
+    std::vector<ActiveInputs> observations;
+    for (std::size_t b = 0; b < batch_size; ++b) observations.push_back(random_observation(generator));
+    for (SimdLevel level : available_levels()) {
+      std::vector<Logits> logits(batch_size);
+      policy.forward_batch(observations, logits, level);
+      for (std::size_t b = 0; b < batch_size; ++b) {
+        PolicyActivations reference{};
+        forward_reference(weights, observations[b].view(), reference);
+        expect_same_values(logits[b], reference.logits,
+                           "round " + std::to_string(round) + " level " + std::to_string(static_cast<int>(level)));
+      }
+    }
+  }
+  // Every packing was met.
+  EXPECT_GT(narrow, 20);
+  EXPECT_GT(wide, 20);
+  EXPECT_GT(constant, 5);
+}
+
+TEST(Policy, KeepsExactlyTheUnitsThatReachAnOutput) {
+  Weights weights;
+  weights.tensor(Tensor::W3)[5 * kActionCount + 2] = 1.0f;        // hidden-2 unit 5 reaches an output
+  weights.tensor(Tensor::W3)[7 * kActionCount + 0] = 0.0f;        // unit 7 does not
+  weights.tensor(Tensor::W2)[3 * kHiddenCount + 5] = -2.0f;       // hidden-1 unit 3 reaches unit 5
+  weights.tensor(Tensor::W2)[4 * kHiddenCount + 7] = 2.0f;        // unit 4 reaches only unit 7
+  weights.tensor(Tensor::W1)[10 * kHiddenCount + 4] = 3.0f;
+  const Policy policy(weights);
+  EXPECT_EQ(policy.hidden2_units(), 1);
+  EXPECT_EQ(policy.hidden1_units(), 1);
+  EXPECT_FALSE(policy.constant_logits().has_value());
+}
+
+TEST(Policy, LogitsThatIgnoreTheObservationAreConstant) {
+  Weights zero;
+  const Policy uniform(zero);
+  ASSERT_TRUE(uniform.constant_logits().has_value());
+  for (float logit : *uniform.constant_logits()) EXPECT_EQ(logit, 0.0f);
+
+  // Biases and a W3 row, but no W2 entry towards the used hidden-2 unit: tanh(b2) feeds W3.
+  Weights biased;
+  biased.tensor(Tensor::b2)[1] = 0.5f;
+  biased.tensor(Tensor::W3)[1 * kActionCount + 4] = 2.0f;
+  biased.tensor(Tensor::b3)[0] = -1.0f;
+  biased.tensor(Tensor::W1)[0] = 7.0f;
+  const Policy policy(biased);
+  ASSERT_TRUE(policy.constant_logits().has_value());
+  EXPECT_EQ(policy.hidden2_units(), 1);
+  PolicyActivations reference{};
+  forward_reference(biased, std::vector<std::uint16_t>{0, 1, 599}, reference);
+  expect_same_values(*policy.constant_logits(), reference.logits, "biases only");
+  std::vector<ActiveInputs> observations(3);
+  std::vector<Logits> logits(3);
+  policy.forward_batch(observations, logits);
+  for (const Logits& l : logits) expect_same_values(l, reference.logits, "constant batch");
+}
+
+TEST(Policy, BatchRejectsMismatchedOutput) {
+  const Policy policy(Weights{});
+  std::vector<ActiveInputs> observations(3);
+  std::vector<Logits> logits(2);
+  EXPECT_THROW(policy.forward_batch(observations, logits), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace weightspace

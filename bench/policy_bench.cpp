@@ -2,6 +2,7 @@
 // The policy numerics per environment step: numpy tanh, the forward pass, the sampler.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <random>
@@ -9,6 +10,7 @@
 
 #include "games/random_state.hpp"
 #include "policy/forward.hpp"
+#include "policy/policy.hpp"
 #include "policy/sampler.hpp"
 #include "policy/tanh.hpp"
 
@@ -145,8 +147,8 @@ void BM_ForwardBatchAtLevel(benchmark::State& state) {
 }
 BENCHMARK(BM_ForwardBatchAtLevel)->Arg(0)->Arg(1)->Arg(2);
 
-// What engine/batch.hpp does per step of B lockstep episodes: one batched forward, then one
-// draw per episode, each from its own generator. Items are observations.
+// What engine/batch.hpp does per step of B lockstep episodes: one batched forward, one draw
+// per episode from its own generator, then one batched decision. Items are observations.
 void BM_ForwardBatchAndSample(benchmark::State& state) {
   const Weights weights = dense_random_weights();
   const auto pool = observation_pool();
@@ -154,11 +156,13 @@ void BM_ForwardBatchAndSample(benchmark::State& state) {
   std::vector<Logits> logits(batch);
   std::vector<RandomState> generators;
   for (std::size_t b = 0; b < batch; ++b) generators.emplace_back(static_cast<std::uint32_t>(7919 + b));
+  std::vector<double> uniforms(batch);
   std::vector<int> actions(batch);
   std::size_t next = 0;
   for (auto _ : state) {
     forward_batch(weights, std::span<const ActiveInputs>(pool).subspan(next, batch), logits);
-    for (std::size_t b = 0; b < batch; ++b) actions[b] = sample_action(logits[b], generators[b]);
+    for (std::size_t b = 0; b < batch; ++b) uniforms[b] = generators[b].random_sample();
+    actions_for_draws(logits, uniforms, actions);
     benchmark::DoNotOptimize(actions.data());
     benchmark::ClobberMemory();
     next = (next + batch) % (pool.size() - batch);
@@ -166,5 +170,48 @@ void BM_ForwardBatchAndSample(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(batch));
 }
 BENCHMARK(BM_ForwardBatchAndSample)->Arg(8)->Arg(64);
+
+// The engine's forward (Policy) on 64 observations when only the first `units` hidden units of
+// each layer reach an output (the rest have zero W2 and W3 rows), as in hand-written answers
+// (the bundled examples keep 2-26 and 1-13). 32 is the dense network. Items are observations.
+void BM_PolicyForwardBatch(benchmark::State& state) {
+  const auto units = static_cast<int>(state.range(0));
+  Weights weights = dense_random_weights();
+  for (int unit = units; unit < kHiddenCount; ++unit) {
+    std::fill_n(weights.tensor(Tensor::W2).begin() + unit * kHiddenCount, kHiddenCount, 0.0f);
+    std::fill_n(weights.tensor(Tensor::W3).begin() + unit * kActionCount, kActionCount, 0.0f);
+  }
+  const Policy policy(weights);
+  const auto pool = observation_pool();
+  constexpr std::size_t kBatch = 64;
+  std::vector<Logits> logits(kBatch);
+  std::size_t next = 0;
+  for (auto _ : state) {
+    policy.forward_batch(std::span<const ActiveInputs>(pool).subspan(next, kBatch), logits);
+    benchmark::DoNotOptimize(logits.data());
+    benchmark::ClobberMemory();
+    next = (next + kBatch) % (pool.size() - kBatch);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kBatch));
+  state.counters["kept1"] = policy.hidden1_units();
+  state.counters["kept2"] = policy.hidden2_units();
+}
+BENCHMARK(BM_PolicyForwardBatch)->Arg(0)->Arg(4)->Arg(16)->Arg(17)->Arg(32);
+
+// Building a Policy, once per grade: all-zero (0), 16 units kept (1) or dense (2) weights.
+void BM_PolicyBuild(benchmark::State& state) {
+  Weights weights;
+  if (state.range(0) > 0) weights = dense_random_weights();
+  if (state.range(0) == 1) {
+    for (int unit = 16; unit < kHiddenCount; ++unit) {
+      std::fill_n(weights.tensor(Tensor::W3).begin() + unit * kActionCount, kActionCount, 0.0f);
+    }
+  }
+  for (auto _ : state) {
+    const Policy policy(weights);
+    benchmark::DoNotOptimize(&policy);
+  }
+}
+BENCHMARK(BM_PolicyBuild)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
 
 }  // namespace

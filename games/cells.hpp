@@ -39,7 +39,7 @@ namespace detail {
 #if WEIGHTSPACE_COMPRESS_EXTRACT
 inline bool cpu_has_compress() {
   static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                          __builtin_cpu_supports("avx512vbmi2");
+                          __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2");
   return has;
 }
 #endif
@@ -108,20 +108,37 @@ class ObservationBits {
   }
 
 #if WEIGHTSPACE_COMPRESS_EXTRACT
-  // 32 inputs at a time, with no branch on the bits: a compress instruction packs the indices
-  // of the set bits. The loop above mispredicts the end of nearly every word, which in a
-  // rollout cost more than the painting. Each step stores 32 indices; those past the count
-  // land in the padding.
-  [[gnu::target("avx512f,avx512bw,avx512vbmi2")]] void extract_compressed(ActiveInputs& out) const {
+  // A word (64 inputs) at a time, with no branch on the bits but a rarely taken one: a byte
+  // compress packs the offsets of the set bits, which are widened to 16 bits and rebased.
+  // The loop above mispredicts the end of nearly every word, which in a rollout cost more
+  // than the painting. Each word stores 32 indices, those past the count landing in the
+  // padding; a word with more than 32 set bits (never in the original games) adds the rest
+  // one by one.
+  [[gnu::target("avx512f,avx512bw,avx512vbmi,avx512vbmi2")]] void extract_compressed(ActiveInputs& out) const {
     static_assert(ActiveInputs::kPadding >= 32);
-    const __m512i ascending = _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15,
-                                               14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    __m512i offsets = _mm512_set_epi64(0x3f3e3d3c3b3a3938, 0x3736353433323130, 0x2f2e2d2c2b2a2928,
+                                       0x2726252423222120, 0x1f1e1d1c1b1a1918, 0x1716151413121110,
+                                       0x0f0e0d0c0b0a0908, 0x0706050403020100);
+    // Byte 2k of `widen` is k: with the odd bytes zeroed, a byte permute zero-extends.
+    const __m512i widen = _mm512_set_epi64(0x001f001e001d001c, 0x001b001a00190018, 0x0017001600150014,
+                                           0x0013001200110010, 0x000f000e000d000c, 0x000b000a00090008,
+                                           0x0007000600050004, 0x0003000200010000);
+    constexpr __mmask64 kEvenBytes = 0x5555555555555555;
     int count = 0;
-    for (int half = 0; half < 2 * kWords; ++half) {
-      const auto bits = static_cast<std::uint32_t>(words_[static_cast<std::size_t>(half / 2)] >> (32 * (half % 2)));
-      const __m512i inputs = _mm512_add_epi16(ascending, _mm512_set1_epi16(static_cast<short>(32 * half)));
-      _mm512_storeu_si512(out.index.data() + count, _mm512_maskz_compress_epi16(bits, inputs));
-      count += std::popcount(bits);
+    for (int w = 0; w < kWords; ++w) {
+      const std::uint64_t bits = words_[static_cast<std::size_t>(w)];
+      const __m512i packed = _mm512_maskz_compress_epi8(bits, offsets);
+      const __m512i base = _mm512_set1_epi16(static_cast<short>(64 * w));
+      std::uint16_t* at = out.index.data() + count;
+      const __m512i low = _mm512_maskz_permutexvar_epi8(kEvenBytes, widen, packed);  // 32 bytes -> 32 words
+      _mm512_storeu_si512(at, _mm512_add_epi16(low, base));
+      const int set = std::popcount(bits);
+      if (set > 32) [[unlikely]] {
+        alignas(64) std::uint8_t bytes[64];
+        _mm512_store_si512(bytes, packed);
+        for (int k = 32; k < set; ++k) at[k] = static_cast<std::uint16_t>(64 * w + bytes[k]);
+      }
+      count += set;
     }
     out.count = count;
   }

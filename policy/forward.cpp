@@ -11,7 +11,7 @@ namespace detail {
 
 Layers full_layers(const Weights& weights) {
   return Layers{weights.w1(), weights.b1(), kHiddenCount, weights.w2(), weights.b2(), kHiddenCount, kHiddenCount,
-                weights.w3(), weights.b3(), kHiddenCount, kActionCount};
+                weights.w3(), weights.b3(), kHiddenCount};
 }
 
 void forward_scalar(const Layers& layers, std::span<const std::uint16_t> active, PolicyActivations& out) {
@@ -31,7 +31,7 @@ void forward_scalar(const Layers& layers, std::span<const std::uint16_t> active,
              SimdLevel::scalar);
   for (int j = 0; j < kActionCount; ++j) {
     float sum = 0.0f;
-    for (int i = 0; i < layers.rows3; ++i) sum += out.hidden2[i] * layers.w3[i * layers.stride3 + j];
+    for (int i = 0; i < layers.rows3; ++i) sum += out.hidden2[i] * layers.w3[i * kActionCount + j];
     out.logits[j] = sum + layers.b3[j];
   }
 }
@@ -52,13 +52,14 @@ namespace {
 #if WEIGHTSPACE_SIMD_AVX2
 
 // Layer 3 is the same for both vector levels: six outputs fit one 8-lane register. Each row
-// is read as 8 floats (Layers::stride3); lanes 6 and 7 are never stored.
-template <int N>
-inline void output_layer_avx2(const Layers& layers, PolicyActivations* out) {
+// is read as 8 floats (see Layers::w3); lanes 6 and 7 are never stored.
+template <int N, bool Full>
+inline void output_layer_avx2(const Layers layers, PolicyActivations* out) {
+  const int rows3 = Full ? kHiddenCount : layers.rows3;
   __m256 acc[N];
   for (int n = 0; n < N; ++n) acc[n] = _mm256_setzero_ps();
-  for (int i = 0; i < layers.rows3; ++i) {
-    const __m256 row = _mm256_loadu_ps(layers.w3 + i * layers.stride3);
+  for (int i = 0; i < rows3; ++i) {
+    const __m256 row = _mm256_loadu_ps(layers.w3 + i * kActionCount);
     for (int n = 0; n < N; ++n) {
       acc[n] = _mm256_add_ps(acc[n], _mm256_mul_ps(_mm256_broadcast_ss(out[n].hidden2.data() + i), row));
     }
@@ -71,8 +72,8 @@ inline void output_layer_avx2(const Layers& layers, PolicyActivations* out) {
   }
 }
 
-template <int N, int V1, int V2>
-void forward_group_avx2(const Layers& layers, const std::span<const std::uint16_t>* active, PolicyActivations* out) {
+template <int N, int V1, int V2, bool Full>
+void forward_group_avx2(const Layers layers, const std::span<const std::uint16_t>* active, PolicyActivations* out) {
   constexpr int kWidth1 = 8 * V1;
   constexpr int kWidth2 = 8 * V2;
   __m256 acc[N][V1];
@@ -102,7 +103,8 @@ void forward_group_avx2(const Layers& layers, const std::span<const std::uint16_
   for (int n = 0; n < N; ++n) {
     for (int v = 0; v < V2; ++v) acc2[n][v] = _mm256_setzero_ps();
   }
-  for (int i = 0; i < layers.rows2; ++i) {
+  const int rows2 = Full ? kHiddenCount : layers.rows2;
+  for (int i = 0; i < rows2; ++i) {
     __m256 row[V2];
     for (int v = 0; v < V2; ++v) row[v] = _mm256_loadu_ps(layers.w2 + i * kWidth2 + 8 * v);
     for (int n = 0; n < N; ++n) {
@@ -116,7 +118,7 @@ void forward_group_avx2(const Layers& layers, const std::span<const std::uint16_
       _mm256_store_ps(out[n].hidden2.data() + 8 * v, detail::numpy_tanh_8(sum));
     }
   }
-  output_layer_avx2<N>(layers, out);
+  output_layer_avx2<N, Full>(layers, out);
 }
 
 #endif
@@ -127,8 +129,8 @@ void forward_group_avx2(const Layers& layers, const std::span<const std::uint16_
 
 // The AVX2 kernel with 16-lane registers: tanh looks its coefficients up with permutes
 // instead of loads and transposes.
-template <int N, int V1, int V2>
-void forward_group_avx512(const Layers& layers, const std::span<const std::uint16_t>* active,
+template <int N, int V1, int V2, bool Full>
+void forward_group_avx512(const Layers layers, const std::span<const std::uint16_t>* active,
                           PolicyActivations* out) {
   constexpr int kWidth1 = 16 * V1;
   constexpr int kWidth2 = 16 * V2;
@@ -159,7 +161,8 @@ void forward_group_avx512(const Layers& layers, const std::span<const std::uint1
   for (int n = 0; n < N; ++n) {
     for (int v = 0; v < V2; ++v) acc2[n][v] = _mm512_setzero_ps();
   }
-  for (int i = 0; i < layers.rows2; ++i) {
+  const int rows2 = Full ? kHiddenCount : layers.rows2;
+  for (int i = 0; i < rows2; ++i) {
     __m512 row[V2];
     for (int v = 0; v < V2; ++v) row[v] = _mm512_loadu_ps(layers.w2 + i * kWidth2 + 16 * v);
     for (int n = 0; n < N; ++n) {
@@ -173,24 +176,28 @@ void forward_group_avx512(const Layers& layers, const std::span<const std::uint1
       _mm512_store_ps(out[n].hidden2.data() + 16 * v, detail::numpy_tanh_16(sum));
     }
   }
-  output_layer_avx2<N>(layers, out);
+  output_layer_avx2<N, Full>(layers, out);
 }
 
 #pragma GCC pop_options
 #endif
 
-// Calls kernel.template operator()<V1, V2>() with the register counts of the layers' widths
-// (16 or 32 floats) for registers of `Lanes` floats.
+// Calls kernel.template operator()<V1, V2, Full>() with the register counts of the layers'
+// widths (16 or 32 floats) for registers of `Lanes` floats; Full when every hidden unit is
+// kept, so that the loops over them have a constant count.
 template <int Lanes, typename Kernel>
 void with_widths(const Layers& layers, Kernel kernel) {
   const bool narrow1 = layers.width1 == 16;
   const bool narrow2 = layers.width2 == 16;
   constexpr int kNarrow = 16 / Lanes;
   constexpr int kWide = 32 / Lanes;
-  if (narrow1 && narrow2) return kernel.template operator()<kNarrow, kNarrow>();
-  if (narrow1) return kernel.template operator()<kNarrow, kWide>();
-  if (narrow2) return kernel.template operator()<kWide, kNarrow>();
-  kernel.template operator()<kWide, kWide>();
+  if (narrow1 && narrow2) return kernel.template operator()<kNarrow, kNarrow, false>();
+  if (narrow1) return kernel.template operator()<kNarrow, kWide, false>();
+  if (narrow2) return kernel.template operator()<kWide, kNarrow, false>();
+  if (layers.rows2 == kHiddenCount && layers.rows3 == kHiddenCount) {
+    return kernel.template operator()<kWide, kWide, true>();
+  }
+  kernel.template operator()<kWide, kWide, false>();
 }
 
 template <int N>
@@ -199,11 +206,11 @@ void forward_group(const Layers& layers, const std::span<const std::uint16_t>* a
   switch (level) {
 #if WEIGHTSPACE_SIMD_AVX512
     case SimdLevel::avx512:
-      return with_widths<16>(layers, [&]<int V1, int V2>() { forward_group_avx512<N, V1, V2>(layers, active, out); });
+      return with_widths<16>(layers, [&]<int V1, int V2, bool Full>() { forward_group_avx512<N, V1, V2, Full>(layers, active, out); });
 #endif
 #if WEIGHTSPACE_SIMD_AVX2
     case SimdLevel::avx2:
-      return with_widths<8>(layers, [&]<int V1, int V2>() { forward_group_avx2<N, V1, V2>(layers, active, out); });
+      return with_widths<8>(layers, [&]<int V1, int V2, bool Full>() { forward_group_avx2<N, V1, V2, Full>(layers, active, out); });
 #endif
     default:
       for (int n = 0; n < N; ++n) forward_scalar(layers, active[n], out[n]);

@@ -21,16 +21,16 @@ struct Layers {
   const float* b2;
   int rows2;
   int width2;
-  // Layer 3: rows3 rows (hidden-2 lanes 0..rows3-1), each starting stride3 floats after the
-  // previous one, with 8 floats readable from its start; then kActionCount biases.
+  // Layer 3: rows3 rows (hidden-2 lanes 0..rows3-1) of kActionCount floats, with 8 floats
+  // readable from each row's start (the kernels load a row as one 8-lane register); then
+  // kActionCount biases.
   const float* w3;
   const float* b3;
   int rows3;
-  int stride3;
 };
 
-// The grader's network: every unit, each row where Weights stores it (W3's rows are 6 floats
-// apart; the last one's extra two are b3's first two).
+// The grader's network: every unit, each row where Weights stores it (the last W3 row's two
+// extra floats are b3's first two).
 Layers full_layers(const Weights& weights);
 
 // The readable specification of the kernels, and the scalar level: for every output,

@@ -12,7 +12,6 @@ namespace weightspace {
 namespace {
 
 constexpr int kNarrow = 16;
-constexpr int kW3Stride = 8;  // a packed W3 row is padded to one 8-lane register
 
 int width_for(int units) { return units <= kNarrow ? kNarrow : kHiddenCount; }
 
@@ -28,14 +27,13 @@ struct Policy::Packed {
   alignas(64) std::array<float, kHiddenCount> b1{};
   alignas(64) std::array<float, kHiddenCount * kHiddenCount> w2{};
   alignas(64) std::array<float, kHiddenCount> b2{};
-  alignas(64) std::array<float, kHiddenCount * kW3Stride> w3{};
-  alignas(64) std::array<float, kW3Stride> b3{};
+  alignas(64) std::array<float, kHiddenCount * kActionCount + 2> w3{};  // + 2: the last row is read as 8
+  alignas(64) std::array<float, kActionCount> b3{};
   int width1 = kNarrow;
   int width2 = kNarrow;
 
   detail::Layers layers(int units1, int units2) const {
-    return {w1.data(), b1.data(), width1, w2.data(), b2.data(), units1, width2, w3.data(), b3.data(), units2,
-            kW3Stride};
+    return {w1.data(), b1.data(), width1, w2.data(), b2.data(), units1, width2, w3.data(), b3.data(), units2};
   }
 };
 
@@ -65,7 +63,7 @@ Policy::Policy(const Weights& weights) : packed_(std::make_unique<Packed>()) {
   }
   for (int m = 0; m < units2_; ++m) {
     p.b2[m] = weights.b2()[kept2[m]];
-    std::copy_n(weights.w3() + kept2[m] * kActionCount, kActionCount, p.w3.begin() + m * kW3Stride);
+    std::copy_n(weights.w3() + kept2[m] * kActionCount, kActionCount, p.w3.begin() + m * kActionCount);
   }
   std::copy_n(weights.b3(), kActionCount, p.b3.begin());
 

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <vector>
 
@@ -13,22 +12,35 @@
 
 namespace weightspace {
 
-// The episode indices [0, count) handed out one at a time, to any number of threads. Handing
-// out single episodes (rather than fixed ranges per task) keeps every thread busy until the
-// last episodes start, whatever their lengths.
+// The episode indices [0, count) handed out in runs of consecutive indices to `threads`
+// threads, as OpenMP's guided schedule does: each run is a share of what is left (at least
+// `minimum`), so runs shrink towards the end and the threads finish within a few episodes of
+// each other, whatever the episodes' lengths. Large early runs keep the threads from contending
+// for the counter and for the cache lines of neighbouring results: with single episodes, a
+// 1000-episode breakout grade on two threads lost 7% to that.
 class EpisodeQueue {
  public:
-  explicit EpisodeQueue(std::int64_t count) : count_(count) {}
+  EpisodeQueue(std::int64_t count, int threads) : count_(count), divisor_(2 * std::int64_t{std::max(threads, 1)}) {}
 
-  std::optional<std::int64_t> take() {
-    const std::int64_t index = next_.fetch_add(1, std::memory_order_relaxed);
-    if (index >= count_) return std::nullopt;
-    return index;
+  struct Run {
+    std::int64_t first = 0;
+    std::int64_t end = 0;
+    bool empty() const { return first >= end; }
+  };
+
+  // The next run of at least `minimum` indices (fewer at the very end); empty once all are
+  // taken.
+  Run take(std::int64_t minimum) {
+    const std::int64_t left = count_ - next_.load(std::memory_order_relaxed);
+    const std::int64_t size = std::max(minimum, left / divisor_);
+    const std::int64_t first = next_.fetch_add(size, std::memory_order_relaxed);
+    return {std::min(first, count_), std::min(first + size, count_)};
   }
 
  private:
   std::atomic<std::int64_t> next_{0};
   std::int64_t count_;
+  std::int64_t divisor_;
 };
 
 // B episodes of one game stepped in lockstep: observe every running slot, one batched forward
@@ -70,16 +82,18 @@ class Batch {
       starting_slots_.clear();
     };
     // Takes the next episode for `slot`; false (and the slot retires) once the queue is empty.
+    EpisodeQueue::Run taken;
     auto start_next = [&](std::size_t slot) {
       if (drained) return false;
-      const std::optional<std::int64_t> index = episodes.take();
-      if (!index) {
+      if (taken.empty()) taken = episodes.take(static_cast<std::int64_t>(group));
+      if (taken.empty()) {
         drained = true;
         return false;
       }
-      slots_[slot].index = *index;
+      const std::int64_t index = taken.first++;
+      slots_[slot].index = index;
       starting_.push_back(&slots_[slot].episode);
-      starting_indices_.push_back(*index);
+      starting_indices_.push_back(index);
       starting_slots_.push_back(slot);
       return true;
     };

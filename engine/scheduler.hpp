@@ -42,9 +42,9 @@ void run_episodes(const Weights& weights, std::span<EpisodeResult> results, cons
   if (episodes > kMaxEpisodes) throw std::invalid_argument("too many episodes for 32-bit seeds");
   if (episodes == 0) return;
   const Policy policy(weights);
-  EpisodeQueue queue(episodes);
   tbb::task_arena& arena = shared_arena(options.threads);
   const int threads = arena.max_concurrency();
+  EpisodeQueue queue(episodes, threads);
   // No more slots than a thread's share of the episodes, or one batch would take them all.
   const auto slots = static_cast<int>(std::min<std::int64_t>(options.batch, (episodes + threads - 1) / threads));
   if (threads == 1) {

@@ -55,9 +55,9 @@ void BM_OneEpisode(benchmark::State& state) {
   state.counters["steps/s"] = benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kIsRate);
 }
 
-#define WEIGHTSPACE_ENGINE_BENCH(G)                                                               \
+#define WEIGHTSPACE_ENGINE_BENCH(G)                                                                \
   BENCHMARK(BM_Episodes<G>)->ArgNames({"episodes", "threads", "weights"})                          \
-      ->ArgsProduct({{1000}, {1, 2}, {0, 1, 2}})                                                       \
+      ->ArgsProduct({{1000}, {1, 2}, {0, 1, 2}})                                                   \
       ->Unit(benchmark::kMillisecond)->UseRealTime();                                              \
   BENCHMARK(BM_OneEpisode<G>)->Unit(benchmark::kMicrosecond)
 

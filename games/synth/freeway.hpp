@@ -100,18 +100,24 @@ class SynthFreeway {
     return result;
   }
 
-  template <class Cell>
-  void paint(Cell&& cell) const {
+  // Each lane is a row of two cars and two trail cells, and the time gauge a row of its own.
+  template <class Cell, class Row>
+  void paint_rows(Cell&& cell, Row&& row) const {
     cell(state_.position, kChickenColumn, 0);
     for (int lane = 0; lane < kLanes; ++lane) {
-      for (const int x : {int{state_.columns[lane]}, wrap_column(state_.columns[lane] + kCarSpacing)}) {
-        cell(lane + 1, x, 1);
-        cell(lane + 1, wrap_column(x - direction(lane)), 4);
-      }
+      const int first = state_.columns[lane];
+      const int second = wrap_column(first + kCarSpacing);
+      const int back = -direction(lane);
+      row(lane + 1, bit(first) | bit(second), 1);
+      row(lane + 1, bit(wrap_column(first + back)) | bit(wrap_column(second + back)), 4);
     }
     // ceil(10 * steps left / 2000) cells; steps left is never negative.
     const int gauge = (kSize * (kTimeLimit - state_.time) + kTimeLimit - 1) / kTimeLimit;
-    for (int x = 0; x < gauge; ++x) cell(9, x, 5);
+    row(9, (std::uint32_t{1} << gauge) - 1, 5);
+  }
+  template <class Cell>
+  void paint(Cell&& cell) const {
+    paint_cells_of_rows(*this, cell);
   }
 
   const State& state() const { return state_; }
@@ -121,6 +127,7 @@ class SynthFreeway {
   static constexpr int direction(int lane) { return lane < kLanes / 2 ? -1 : 1; }
 
  private:
+  static constexpr std::uint32_t bit(int x) { return std::uint32_t{1} << x; }
   // Python's `% 10` for a column that stepped at most one cell off the grid either way.
   static constexpr int wrap_column(int x) { return x < 0 ? x + kSize : (x >= kSize ? x - kSize : x); }
 

@@ -103,8 +103,8 @@ class SynthAsterix {
     return result;
   }
 
-  template <class Cell>
-  void paint(Cell&& cell) const {
+  template <class Cell, class Row>
+  void paint_rows(Cell&& cell, Row&& row) const {
     cell(state_.player_y, state_.player_x, 0);
     const Objects& objects = state_.objects;
     for (int slot = 0; slot < kSlots; ++slot) {
@@ -114,7 +114,11 @@ class SynthAsterix {
       const int back_x = objects.x[slot] - objects.dx[slot];
       if (back_x >= 0 && back_x <= 9) cell(slot + 1, back_x, 4);
     }
-    for (int life = 0; life < state_.lives; ++life) cell(9, life, 5);
+    row(9, (1U << state_.lives) - 1, 5);  // the lives gauge
+  }
+  template <class Cell>
+  void paint(Cell&& cell) const {
+    paint_cells_of_rows(*this, cell);
   }
 
   const State& state() const { return state_; }

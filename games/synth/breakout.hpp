@@ -113,16 +113,20 @@ class SynthBreakout {
     return result;
   }
 
-  template <class Cell>
-  void paint(Cell&& cell) const {
+  // The wall and the lives gauge are whole rows.
+  template <class Cell, class Row>
+  void paint_rows(Cell&& cell, Row&& row) const {
     cell(9, state_.paddle, 0);
-    for (std::uint32_t bits = state_.bricks; bits != 0; bits &= bits - 1) {
-      const int index = std::countr_zero(bits);
-      cell(kFirstWallRow + index / kSize, index % kSize, 2);
+    for (int wall_row = 0; wall_row < kWallRows; ++wall_row) {
+      row(kFirstWallRow + wall_row, (state_.bricks >> (wall_row * kSize)) & ((1U << kSize) - 1), 2);
     }
     cell(state_.ball_y, state_.ball_x, 3);
     cell(state_.trail_y, state_.trail_x, 4);
-    for (int life = 0; life < state_.lives; ++life) cell(9, life, 5);
+    row(9, (1U << state_.lives) - 1, 5);
+  }
+  template <class Cell>
+  void paint(Cell&& cell) const {
+    paint_cells_of_rows(*this, cell);
   }
 
   const State& state() const { return state_; }

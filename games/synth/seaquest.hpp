@@ -174,8 +174,8 @@ class SynthSeaquest {
     return {reward, s.terminal};
   }
 
-  template <class Cell>
-  void paint(Cell&& cell) const {
+  template <class Cell, class Row>
+  void paint_rows(Cell&& cell, Row&& row) const {
     const State& s = state_;
     const int back_x = s.sub_right ? s.sub_x - 1 : s.sub_x + 1;
     cell(s.sub_y, s.sub_x, 0);
@@ -197,9 +197,13 @@ class SynthSeaquest {
       trail(diver);
     }
     for (const auto& torpedo : s.torpedoes) cell(torpedo.y, torpedo.x, 3);
+    // The gauges: oxygen from the left, divers carried to the left of column 9.
     const int oxygen_cells = s.oxygen * 10 / synth_seaquest::kMaxOxygen;  // oxygen >= 0 always
-    for (int x = 0; x < oxygen_cells; ++x) cell(9, x, 5);
-    for (int x = 9 - s.divers_carried; x < 9; ++x) cell(9, x, 5);
+    row(9, ((1U << oxygen_cells) - 1) | (((1U << s.divers_carried) - 1) << (9 - s.divers_carried)), 5);
+  }
+  template <class Cell>
+  void paint(Cell&& cell) const {
+    paint_cells_of_rows(*this, cell);
   }
 
   const State& state() const { return state_; }

@@ -127,17 +127,23 @@ class SynthSpaceInvaders {
     return {reward, state.terminal};
   }
 
-  template <class Cell>
-  void paint(Cell&& cell) const {
+  // The alien block is painted row by row.
+  template <class Cell, class Row>
+  void paint_rows(Cell&& cell, Row&& row) const {
     using invaders_grid::for_each_cell;
     cell(9, state_.position, 0);
-    for_each_cell(state_.aliens, [&cell](int y, int x) {
-      cell(y, x, 1);
-      cell(y, x, 2);
-      cell(y, x, 4);
-    });
+    for (int y = 0; y < invaders_grid::kSize; ++y) {
+      const auto cells = static_cast<std::uint32_t>(state_.aliens >> (y * invaders_grid::kSize)) &
+                         ((1U << invaders_grid::kSize) - 1);
+      if (cells == 0) continue;
+      for (const int channel : {1, 2, 4}) row(y, cells, channel);
+    }
     for_each_cell(state_.enemy_bullets, [&cell](int y, int x) { cell(y, x, 1); });
     for_each_cell(state_.friendly_bullets, [&cell](int y, int x) { cell(y, x, 3); });
+  }
+  template <class Cell>
+  void paint(Cell&& cell) const {
+    paint_cells_of_rows(*this, cell);
   }
 
   const State& state() const { return state_; }

@@ -54,7 +54,7 @@ namespace {
 // Layer 3 is the same for both vector levels: six outputs fit one 8-lane register. Each row
 // is read as 8 floats (see Layers::w3); lanes 6 and 7 are never stored.
 template <int N, bool Full>
-inline void output_layer_avx2(const Layers layers, PolicyActivations* out) {
+inline void output_layer_avx2(const Layers& layers, PolicyActivations* out) {
   const int rows3 = Full ? kHiddenCount : layers.rows3;
   __m256 acc[N];
   for (int n = 0; n < N; ++n) acc[n] = _mm256_setzero_ps();
@@ -73,7 +73,7 @@ inline void output_layer_avx2(const Layers layers, PolicyActivations* out) {
 }
 
 template <int N, int V1, int V2, bool Full>
-void forward_group_avx2(const Layers layers, const std::span<const std::uint16_t>* active, PolicyActivations* out) {
+void forward_group_avx2(const Layers& layers, const std::span<const std::uint16_t>* active, PolicyActivations* out) {
   constexpr int kWidth1 = 8 * V1;
   constexpr int kWidth2 = 8 * V2;
   __m256 acc[N][V1];
@@ -130,7 +130,7 @@ void forward_group_avx2(const Layers layers, const std::span<const std::uint16_t
 // The AVX2 kernel with 16-lane registers: tanh looks its coefficients up with permutes
 // instead of loads and transposes.
 template <int N, int V1, int V2, bool Full>
-void forward_group_avx512(const Layers layers, const std::span<const std::uint16_t>* active,
+void forward_group_avx512(const Layers& layers, const std::span<const std::uint16_t>* active,
                           PolicyActivations* out) {
   constexpr int kWidth1 = 16 * V1;
   constexpr int kWidth2 = 16 * V2;

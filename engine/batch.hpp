@@ -101,9 +101,17 @@ class Batch {
       if (!start_next(slot)) break;
     }
     start_pending();
+    // A policy that ignores the observation needs none, but where building it can raise, the
+    // error must come at the same step (games/cells.hpp).
+    const bool constant = policy.constant_logits().has_value();
     while (running > 0) {
       for (std::size_t k = 0; k < running; ++k) {
-        observe(slots_[running_[k]].episode.environment.game(), observations_[k]);
+        const G& game = slots_[running_[k]].episode.environment.game();
+        if (!constant) {
+          observe(game, observations_[k]);
+        } else if constexpr (observation_may_raise<G>) {
+          check_observation(game);
+        }
       }
       policy.forward_batch(std::span<const ActiveInputs>(observations_.data(), running),
                            std::span<Logits>(logits_.data(), running));

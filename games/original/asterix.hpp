@@ -20,6 +20,7 @@ class Asterix {
   static constexpr int channels = 4;  // player, enemy, trail, gold
   // verify.ORIGINAL_CHANNEL_GROUPS["asterix"] = ((0,), (1,), (3,), (), (2,), ()).
   static constexpr std::array<std::uint8_t, channels> observation_masks = {1, 2, 16, 4};
+  static constexpr bool observation_never_raises = true;
 
   static constexpr int kSlots = 8;
   static constexpr int kRampInterval = 100;

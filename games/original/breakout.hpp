@@ -22,6 +22,7 @@ class Breakout {
   // verify.ORIGINAL_CHANNEL_GROUPS["breakout"] = ((0,), (), (3,), (1,), (2,), ())
   static constexpr std::array<std::uint8_t, channels> observation_masks = {1U << 0, 1U << 3, 1U << 4,
                                                                            1U << 2};
+  static constexpr bool observation_never_raises = true;
 
   static constexpr int kSize = 10;
   static constexpr int kFirstBrickRow = 1;

@@ -86,6 +86,7 @@ class SpaceInvaders {
   // verify.ORIGINAL_CHANNEL_GROUPS["space_invaders"] = ((0,), (1, 5), (1,), (4,), (2, 3), ())
   static constexpr std::array<std::uint8_t, channels> observation_masks = {
       1U << 0, (1U << 1) | (1U << 2), 1U << 4, 1U << 4, 1U << 3, 1U << 1};
+  static constexpr bool observation_never_raises = true;
 
   static constexpr int kShotCoolDown = 5;
   static constexpr int kEnemyMoveInterval = 12;

@@ -23,6 +23,7 @@ class SynthAsterix {
   static constexpr std::string_view name = "asterix";
   static constexpr int channels = 6;  // player, enemy, gold, projectile (unused), trail, lives
   static constexpr std::array<std::uint8_t, channels> observation_masks{1, 2, 4, 8, 16, 32};
+  static constexpr bool observation_never_raises = true;
   static constexpr double score_cap = 100.0;
   static constexpr std::string_view description =
       "dodge enemies, collect gold; objects at mixed speeds, three lives, 2000 steps";

@@ -24,6 +24,7 @@ class SynthBreakout {
   static constexpr std::string_view name = "breakout";
   static constexpr int channels = 6;  // paddle, hazard (unused), brick, ball, trail, lives
   static constexpr std::array<std::uint8_t, channels> observation_masks{1, 2, 4, 8, 16, 32};
+  static constexpr bool observation_never_raises = true;
   static constexpr double score_cap = 170.0;
   static constexpr std::string_view description =
       "paddle and ball against a holed wall; steering paddle, three balls, 2000 steps";

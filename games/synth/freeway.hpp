@@ -23,6 +23,7 @@ class SynthFreeway {
   static constexpr std::string_view name = "freeway";
   static constexpr int channels = 6;  // chicken, car, target and projectile (unused), trail, time
   static constexpr std::array<std::uint8_t, channels> observation_masks{1, 2, 4, 8, 16, 32};
+  static constexpr bool observation_never_raises = true;
   static constexpr double score_cap = 50.0;
   static constexpr std::string_view description =
       "chicken crossing two-car lanes; fixed traffic sides, push-back hits, 2000 steps";

@@ -100,6 +100,7 @@ class SynthSeaquest {
   static constexpr double score_cap = 60.0;
   static constexpr int channels = 6;  // sub, shark, shark_or_diver, torpedo, trail, gauge
   static constexpr std::array<std::uint8_t, channels> observation_masks{1, 2, 4, 8, 16, 32};
+  static constexpr bool observation_never_raises = true;
 
   // Python's attributes one for one. Public so tests can build hand-derived situations.
   struct State {

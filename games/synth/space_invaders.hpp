@@ -57,6 +57,7 @@ class SynthSpaceInvaders {
   static constexpr double score_cap = 400.0;
   static constexpr int channels = 6;  // cannon, hazard, alien, friendly_bullet, alien_direction, gauge
   static constexpr std::array<std::uint8_t, channels> observation_masks{1, 2, 4, 8, 16, 32};
+  static constexpr bool observation_never_raises = true;
 
   static constexpr int kShotCoolDown = 3;
   static constexpr int kAlienShotInterval = 5;

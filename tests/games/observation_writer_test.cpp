@@ -94,6 +94,10 @@ TEST(ObservationWriter, FreewayCornerStates) {
   ActiveInputs out;
   EXPECT_THROW(game.write_observation(out), GameError);
   EXPECT_THROW(observe_painted(game, out), GameError);
+  EXPECT_THROW(check_observation(game), GameError);  // what the engine runs for a constant policy
+  state.cars.velocity[0] = 5;
+  game.restore(state);
+  EXPECT_NO_THROW(check_observation(game));
 }
 
 }  // namespace

@@ -290,6 +290,9 @@ TEST(Seaquest, RemoveTakesTheFirstEqualSubmarine) {
   EXPECT_EQ(contents(game.state().submarines), (std::vector<Submarine>{{10, 3, true, 4, 9}}));
   EXPECT_TRUE(game.state().enemy_bullets.empty());
   EXPECT_THROW(raw_state(game), GameError);
+  ActiveInputs observation;
+  EXPECT_THROW(observe(game, observation), GameError);
+  EXPECT_THROW(check_observation(game), GameError);  // what the engine runs for a constant policy
 }
 
 TEST(Seaquest, EnemiesHitThePlayerBeforeAndAfterMoving) {

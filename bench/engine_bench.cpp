@@ -3,6 +3,10 @@
 // game, at 1 and 2 threads, with a policy-steps/s counter; plus one episode alone.
 #include <benchmark/benchmark.h>
 
+#include <oneapi/tbb/info.h>
+#include <oneapi/tbb/parallel_for.h>
+
+#include <atomic>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -54,6 +58,27 @@ void BM_OneEpisode(benchmark::State& state) {
   for (auto _ : state) steps += run_episode<G>(weights, index++).length;
   state.counters["steps/s"] = benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kIsRate);
 }
+
+// How long a two-thread grade waits for its second thread when grades run back to back: an
+// arena round trip whose two tasks each wait for the other to start.
+void BM_SecondThreadArrives(benchmark::State& state) {
+  if (tbb::info::default_concurrency() < 2) return state.SkipWithError("needs two cores");
+  tbb::task_arena& arena = shared_arena(2);
+  for (auto _ : state) {
+    std::atomic<int> arrived{0};
+    arena.execute([&] {
+      tbb::parallel_for(
+          0, 2,
+          [&](int) {
+            arrived.fetch_add(1);
+            while (arrived.load() < 2) {
+            }
+          },
+          tbb::simple_partitioner{});
+    });
+  }
+}
+BENCHMARK(BM_SecondThreadArrives)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
 #define WEIGHTSPACE_ENGINE_BENCH(G)                                                                \
   BENCHMARK(BM_Episodes<G>)->ArgNames({"episodes", "threads", "weights"})                          \

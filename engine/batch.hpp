@@ -44,10 +44,10 @@ class EpisodeQueue {
 };
 
 // B episodes of one game stepped in lockstep: observe every running slot, one batched forward
-// pass, each slot's action draw, one batched sampling pass, then act slot by slot. A slot
-// whose episode ends takes the next episode of the queue. Every slot owns its episode's
-// generators, so the results are those of run_episode() whatever B is. All buffers are sized
-// once, in the constructor.
+// pass of the Policy (neither runs when its logits are constant), each slot's action draw,
+// one batched sampling pass, then act slot by slot. A slot whose episode ends takes the next
+// episode of the queue. Every slot owns its episode's generators, so the results are those
+// of run_episode() whatever B is. All buffers are sized once, in the constructor.
 template <Game G>
 class Batch {
  public:

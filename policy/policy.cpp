@@ -15,8 +15,9 @@ constexpr int kNarrow = 16;
 
 int width_for(int units) { return units <= kNarrow ? kNarrow : kHiddenCount; }
 
-bool row_is_zero(const float* row, std::span<const int> columns, int stride) {
-  return std::all_of(columns.begin(), columns.end(), [&](int column) { return row[column * stride] == 0.0f; });
+// Whether row[c] is zero (either sign) for every c in `columns`.
+bool row_is_zero(const float* row, std::span<const int> columns) {
+  return std::all_of(columns.begin(), columns.end(), [row](int column) { return row[column] == 0.0f; });
 }
 
 }  // namespace
@@ -44,11 +45,11 @@ Policy::Policy(const Weights& weights) : packed_(std::make_unique<Packed>()) {
   std::array<int, kHiddenCount> kept1{};
   const std::array<int, kActionCount> actions{0, 1, 2, 3, 4, 5};
   for (int unit = 0; unit < kHiddenCount; ++unit) {
-    if (!row_is_zero(weights.w3() + unit * kActionCount, actions, 1)) kept2[units2_++] = unit;
+    if (!row_is_zero(weights.w3() + unit * kActionCount, actions)) kept2[units2_++] = unit;
   }
   const std::span<const int> columns2(kept2.data(), static_cast<std::size_t>(units2_));
   for (int unit = 0; unit < kHiddenCount; ++unit) {
-    if (!row_is_zero(weights.w2() + unit * kHiddenCount, columns2, 1)) kept1[units1_++] = unit;
+    if (!row_is_zero(weights.w2() + unit * kHiddenCount, columns2)) kept1[units1_++] = unit;
   }
 
   Packed& p = *packed_;

@@ -16,8 +16,8 @@ namespace weightspace {
 // threads, as OpenMP's guided schedule does: each run is a share of what is left (at least
 // `minimum`), so runs shrink towards the end and the threads finish within a few episodes of
 // each other, whatever the episodes' lengths. Large early runs keep the threads from contending
-// for the counter and for the cache lines of neighbouring results: with single episodes, a
-// 1000-episode breakout grade on two threads lost 7% to that.
+// for the counter and for the cache lines of neighbouring results (with runs of 8, dense
+// breakout in engine_bench sped up 1.85-1.89x on two threads; with guided runs, 1.95-1.97x).
 class EpisodeQueue {
  public:
   EpisodeQueue(std::int64_t count, int threads) : count_(count), divisor_(2 * std::int64_t{std::max(threads, 1)}) {}

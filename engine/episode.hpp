@@ -43,11 +43,11 @@ struct EpisodeState {
     start_many({&self, 1}, {&index, 1});
   }
 
-  // start() for several episodes, seeding all their generators side by side (the dominant
-  // cost of a short episode is seeding its two MT19937 states).
   // Episodes whose generators reseed_many seeds in one pass (16 generators).
   static constexpr std::size_t kSeedGroup = 8;
 
+  // start() for several episodes, seeding all their generators side by side (the dominant
+  // cost of a short episode is seeding its two MT19937 states).
   static void start_many(std::span<EpisodeState* const> episodes, std::span<const std::int64_t> indices) {
     constexpr std::size_t kGroup = kSeedGroup;
     for (std::size_t first = 0; first < episodes.size(); first += kGroup) {

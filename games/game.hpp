@@ -55,6 +55,15 @@ concept Game = requires(G game, const G& view, RandomState& random, int action) 
   view.paint(CellProbe{});
 };
 
+// paint_rows hands over a row as a 10-bit cell mask (bit x: column x). Row `row` of a board
+// that keeps its 10-cell rows as consecutive 10-bit groups (a brick wall, an alien block):
+template <class Board>
+constexpr std::uint32_t board_row(Board board, int row) {
+  return static_cast<std::uint32_t>(board >> (row * 10)) & 1023U;
+}
+// Columns 0..end-1, for a gauge filled from the left (0 <= end <= 10).
+constexpr std::uint32_t columns_below(int end) { return (std::uint32_t{1} << end) - 1; }
+
 // paint() for a game that paints by rows: each row's cells one by one.
 template <class RowPainter, class Cell>
 void paint_cells_of_rows(const RowPainter& game, Cell&& cell) {

@@ -127,7 +127,7 @@ class Breakout {
     cell(9, state_.paddle, 0);
     cell(state_.last_y, state_.last_x, 2);
     for (int wall_row = 0; wall_row < kBrickRows; ++wall_row) {
-      const std::uint32_t cells = (state_.bricks >> (wall_row * kSize)) & ((1U << kSize) - 1);
+      const std::uint32_t cells = board_row(state_.bricks, wall_row);
       if (cells != 0) row(kFirstBrickRow + wall_row, cells, 3);
     }
   }

@@ -350,7 +350,6 @@ void Seaquest::paint_rows(Cell&& cell, Row&& row) const {
   cell(s.sub_y, column(s.sub_x), 0);
   cell(s.sub_y, column(s.sub_right ? s.sub_x - 1 : s.sub_x + 1), 1);
   // state[9, 0:max(0,oxygen)*10//max_oxygen, 7]
-  const auto columns_below = [](int end) { return (std::uint32_t{1} << end) - 1; };
   const int oxygen_end = slice_bound(std::max(0, s.oxygen) * 10 / seaquest::kMaxOxygen);
   if (oxygen_end > 0) row(9, columns_below(oxygen_end), 7);
   // state[9, 9-diver_count:9, 8]: an empty slice once diver_count <= 0.

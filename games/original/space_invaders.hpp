@@ -184,7 +184,7 @@ class SpaceInvaders {
     cell(9, state_.position, 0);
     const int direction_channel = state_.alien_direction < 0 ? 2 : 3;
     for (int y = 0; y < invaders_grid::kSize; ++y) {
-      const auto cells = static_cast<std::uint32_t>(state_.aliens >> (y * invaders_grid::kSize)) & ((1U << invaders_grid::kSize) - 1);
+      const std::uint32_t cells = board_row(state_.aliens, y);
       if (cells == 0) continue;
       row(y, cells, 1);
       row(y, cells, direction_channel);

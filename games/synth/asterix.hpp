@@ -115,7 +115,7 @@ class SynthAsterix {
       const int back_x = objects.x[slot] - objects.dx[slot];
       if (back_x >= 0 && back_x <= 9) cell(slot + 1, back_x, 4);
     }
-    row(9, (1U << state_.lives) - 1, 5);  // the lives gauge
+    row(9, columns_below(state_.lives), 5);  // the lives gauge
   }
   template <class Cell>
   void paint(Cell&& cell) const {

@@ -119,11 +119,11 @@ class SynthBreakout {
   void paint_rows(Cell&& cell, Row&& row) const {
     cell(9, state_.paddle, 0);
     for (int wall_row = 0; wall_row < kWallRows; ++wall_row) {
-      row(kFirstWallRow + wall_row, (state_.bricks >> (wall_row * kSize)) & ((1U << kSize) - 1), 2);
+      row(kFirstWallRow + wall_row, board_row(state_.bricks, wall_row), 2);
     }
     cell(state_.ball_y, state_.ball_x, 3);
     cell(state_.trail_y, state_.trail_x, 4);
-    row(9, (1U << state_.lives) - 1, 5);
+    row(9, columns_below(state_.lives), 5);
   }
   template <class Cell>
   void paint(Cell&& cell) const {

@@ -200,7 +200,7 @@ class SynthSeaquest {
     for (const auto& torpedo : s.torpedoes) cell(torpedo.y, torpedo.x, 3);
     // The gauges: oxygen from the left, divers carried to the left of column 9.
     const int oxygen_cells = s.oxygen * 10 / synth_seaquest::kMaxOxygen;  // oxygen >= 0 always
-    row(9, ((1U << oxygen_cells) - 1) | (((1U << s.divers_carried) - 1) << (9 - s.divers_carried)), 5);
+    row(9, columns_below(oxygen_cells) | (columns_below(9) & ~columns_below(9 - s.divers_carried)), 5);
   }
   template <class Cell>
   void paint(Cell&& cell) const {

@@ -134,8 +134,7 @@ class SynthSpaceInvaders {
     using invaders_grid::for_each_cell;
     cell(9, state_.position, 0);
     for (int y = 0; y < invaders_grid::kSize; ++y) {
-      const auto cells = static_cast<std::uint32_t>(state_.aliens >> (y * invaders_grid::kSize)) &
-                         ((1U << invaders_grid::kSize) - 1);
+      const std::uint32_t cells = board_row(state_.aliens, y);
       if (cells == 0) continue;
       for (const int channel : {1, 2, 4}) row(y, cells, channel);
     }

@@ -58,19 +58,6 @@ inline constexpr std::array<std::uint64_t, 1024> kSpreadRow = [] {
 
 }  // namespace detail
 
-// For games that write their own observation (see WritesObservation below): appends up to
-// three distinct inputs in ascending order, skipping kNoInput, without branches.
-inline constexpr int kNoInput = 0x7fff;
-inline void append_sorted(ActiveInputs& out, int a, int b, int c) {
-  const int low = std::min(a, b);
-  const int high = std::max(a, b);
-  const int values[3] = {std::min(low, c), std::max(low, std::min(high, c)), std::max(high, c)};
-  for (const int value : values) {
-    out.index[static_cast<std::size_t>(out.count)] = static_cast<std::uint16_t>(value);
-    out.count += value != kNoInput;
-  }
-}
-
 // 600 bits, set in any order and read back ascending: duplicates collapse as in np.any.
 class ObservationBits {
  public:

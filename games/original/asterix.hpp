@@ -8,6 +8,7 @@
 #include "games/cells.hpp"
 #include "games/game.hpp"
 #include "games/random_state.hpp"
+#include "games/row_inputs.hpp"
 
 namespace weightspace {
 
@@ -120,25 +121,23 @@ class Asterix {
   }
 
   // observe(): the player (output 0), each entity (enemy output 1, gold output 2) and its
-  // trail (output 4), row by row in ascending order; an entity has a row of its own, so a
-  // row holds at most three inputs.
+  // trail (output 4); an entity has a row of its own, so a row holds at most three inputs.
   void write_observation(ActiveInputs& out) const {
     constexpr int kRowInputs = kGridSize * kObservationChannels;
+    RowTriples rows;
     const int player_row = wrap_axis(state_.player_y);
-    const int player = player_row * kRowInputs + wrap_axis(state_.player_x) * kObservationChannels;
-    out.count = 0;
-    if (player_row == 0) append_sorted(out, player, kNoInput, kNoInput);
+    rows.set(player_row, 0, player_row * kRowInputs + wrap_axis(state_.player_x) * kObservationChannels);
     for (int slot = 0; slot < kSlots; ++slot) {
       const Entity& entity = state_.entities[static_cast<std::size_t>(slot)];
       const int row = slot + 1;
       const int base = row * kRowInputs;
       const int back_x = trail_column(entity);
       const bool trail = entity.present && back_x >= 0;
-      append_sorted(out, player_row == row ? player : kNoInput,
-                    entity.present ? base + wrap_axis(entity.x) * kObservationChannels + (entity.gold ? 2 : 1) : kNoInput,
-                    trail ? base + back_x * kObservationChannels + 4 : kNoInput);
+      rows.set(row, 1, entity.present ? base + wrap_axis(entity.x) * kObservationChannels + (entity.gold ? 2 : 1)
+                                      : RowTriples::kNone);
+      rows.set(row, 2, trail ? base + back_x * kObservationChannels + 4 : RowTriples::kNone);
     }
-    if (player_row == 9) append_sorted(out, player, kNoInput, kNoInput);
+    rows.write(out);
   }
 
   bool ramping() const { return ramping_; }

@@ -9,6 +9,7 @@
 #include "games/cells.hpp"
 #include "games/game.hpp"
 #include "games/random_state.hpp"
+#include "games/row_inputs.hpp"
 
 namespace weightspace {
 
@@ -121,24 +122,23 @@ class Freeway {
   }
 
   // observe(): the chicken (output 0), each car (output 1) and its trail (output 4, whichever
-  // speed channel paints it), written in ascending order row by row: a row holds its car,
-  // its trail and maybe the chicken, so sorting three numbers replaces painting and reading
-  // back 600 bits. Throws where paint() throws.
+  // speed channel paints it): a row holds its car, its trail and maybe the chicken, so
+  // sorting three numbers per row replaces painting and reading back 600 bits. Throws where
+  // paint() throws.
   void write_observation(ActiveInputs& out) const {
     constexpr int kRowInputs = kGridSize * kObservationChannels;
     constexpr int kChickenInput = kChickenColumn * kObservationChannels;  // channel 0
     if (state_.cars.velocity[0] == 0) throw_unbound_trail();
-    const int chicken = state_.position;
-    out.count = 0;
-    if (chicken == 0) append_sorted(out, kChickenInput, kNoInput, kNoInput);
+    RowTriples rows;
+    rows.set(state_.position, 0, state_.position * kRowInputs + kChickenInput);
     for (int index = 0; index < kCars; ++index) {
       const int x = state_.cars.x[index];
       const int back_x = trail_column(x, state_.cars.velocity[index]);
       const int base = (index + 1) * kRowInputs;
-      append_sorted(out, chicken == index + 1 ? base + kChickenInput : kNoInput,
-                    base + x * kObservationChannels + 1, base + back_x * kObservationChannels + 4);
+      rows.set(index + 1, 1, base + x * kObservationChannels + 1);
+      rows.set(index + 1, 2, base + back_x * kObservationChannels + 4);
     }
-    if (chicken == 9) append_sorted(out, 9 * kRowInputs + kChickenInput, kNoInput, kNoInput);
+    rows.write(out);
   }
 
   const State& state() const { return state_; }
@@ -147,10 +147,12 @@ class Freeway {
 
  private:
   static constexpr int magnitude(int velocity) { return velocity < 0 ? -velocity : velocity; }
-  // The cell behind a car, wrapped around the row like the car itself.
+  // The cell behind a car, wrapped around the row like the car itself. A table, because GCC
+  // turns the arithmetic wrap into a branch that a batch of episodes mispredicts.
   static constexpr int trail_column(int x, int velocity) {
+    constexpr std::array<std::int8_t, kGridSize + 2> kWrapped = {9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0};
     const int back_x = velocity > 0 ? x - 1 : x + 1;
-    return back_x + 10 * (back_x < 0) - 10 * (back_x > 9);
+    return kWrapped[static_cast<std::size_t>(back_x + 1)];
   }
 
   [[noreturn]] static void throw_unbound_trail() {

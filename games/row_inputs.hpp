@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+
+#include "games/cells.hpp"
+
+namespace weightspace {
+
+// For games that write their own observation (see WritesObservation in cells.hpp) and hold at
+// most three active inputs per board row, as asterix and freeway do (one object per row, its
+// trail, and the player). Each row's inputs lie in that row's 60, so sorting within the rows
+// sorts them all. Filling fixed slots and sorting all rows at once replaces a chain of
+// dependent appends, which in a batch of episodes cost more than the game step.
+class RowTriples {
+ public:
+  static constexpr std::uint16_t kNone = 0x7fff;  // an empty slot: above every input
+
+  RowTriples() {
+    for (auto& slot : slots_) slot.fill(kNone);
+  }
+
+  // Puts `input` (of row `row`) in slot k (0..2) of that row; kNone leaves the slot empty.
+  void set(int row, int k, int input) {
+    slots_[static_cast<std::size_t>(k)][static_cast<std::size_t>(row)] = static_cast<std::uint16_t>(input);
+  }
+
+  // Writes the filled slots in ascending order; an input must not appear twice.
+  void write(ActiveInputs& out) const {
+#if WEIGHTSPACE_COMPRESS_EXTRACT
+    if (detail::cpu_has_compress()) return write_compressed(out);
+#endif
+    write_portable(out);
+  }
+
+  void write_portable(ActiveInputs& out) const {
+    int count = 0;
+    for (std::size_t row = 0; row < kGridSize; ++row) {
+      const int a = slots_[0][row];
+      const int b = slots_[1][row];
+      const int c = slots_[2][row];
+      const int low = std::min(a, b);
+      const int high = std::max(a, b);
+      for (const int value : {std::min(low, c), std::max(low, std::min(high, c)), std::max(high, c)}) {
+        out.index[static_cast<std::size_t>(count)] = static_cast<std::uint16_t>(value);
+        count += value != kNone;
+      }
+    }
+    out.count = count;
+  }
+
+#if WEIGHTSPACE_COMPRESS_EXTRACT
+  // The three slots of all ten rows sorted as three 16-lane vectors, interleaved row by row
+  // into one 30-lane vector, and the empty slots squeezed out by a compress.
+  [[gnu::target("avx512f,avx512bw,avx512vbmi,avx512vbmi2")]] void write_compressed(ActiveInputs& out) const {
+    static_assert(ActiveInputs::kPadding >= 32 - 3 * kGridSize);
+    const __m256i a = _mm256_load_si256(reinterpret_cast<const __m256i*>(slots_[0].data()));
+    const __m256i b = _mm256_load_si256(reinterpret_cast<const __m256i*>(slots_[1].data()));
+    const __m256i c = _mm256_load_si256(reinterpret_cast<const __m256i*>(slots_[2].data()));
+    const __m256i low = _mm256_min_epu16(a, b);
+    const __m256i high = _mm256_max_epu16(a, b);
+    const __m256i first = _mm256_min_epu16(low, c);
+    const __m256i second = _mm256_max_epu16(low, _mm256_min_epu16(high, c));
+    const __m256i third = _mm256_max_epu16(high, c);
+    // Casts, not zero-extensions: GCC 12's helpers for those warn (-Wuninitialized), and the
+    // index below reads none of the lanes a cast leaves undefined.
+    const __m512i widened = _mm512_castsi256_si512(first);
+    const __m512i first_two = _mm512_mask_inserti64x4(widened, 0xff, widened, second, 1);
+    const __m512i interleaved =
+        _mm512_permutex2var_epi16(first_two, _mm512_load_si512(kInterleave.data()), _mm512_castsi256_si512(third));
+    const __mmask32 filled = _mm512_cmpneq_epi16_mask(interleaved, _mm512_set1_epi16(kNone));
+    _mm512_storeu_si512(out.index.data(), _mm512_maskz_compress_epi16(filled, interleaved));
+    out.count = std::popcount(filled);
+  }
+#endif
+
+ private:
+  // Lanes 10..15 stay empty (the vector path reads whole 16-lane rows of slots).
+  alignas(32) std::array<std::array<std::uint16_t, 16>, 3> slots_;
+
+#if WEIGHTSPACE_COMPRESS_EXTRACT
+  // Lane 3r + k of the result is slot k of row r: lane r of the first sorted vector (k = 0),
+  // of the second (k = 1, lanes 16..31 of the first source) or of the third (k = 2, the
+  // second source's lanes, 32..). Lanes 30 and 31 take an empty padding lane.
+  alignas(64) static constexpr std::array<std::uint16_t, 32> kInterleave = [] {
+    std::array<std::uint16_t, 32> index{};
+    for (int lane = 0; lane < 32; ++lane) {
+      index[static_cast<std::size_t>(lane)] = static_cast<std::uint16_t>(lane < 30 ? 16 * (lane % 3) + lane / 3 : 15);
+    }
+    return index;
+  }();
+#endif
+};
+
+}  // namespace weightspace

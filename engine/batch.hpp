@@ -108,7 +108,7 @@ class Batch {
       for (std::size_t k = 0; k < running; ++k) {
         const G& game = slots_[running_[k]].episode.environment.game();
         if (!constant) {
-          observe(game, observations_[k]);
+          observe(game, observations_[k], policy.inputs());
         } else if constexpr (observation_may_raise<G>) {
           check_observation(game);
         }

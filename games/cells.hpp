@@ -58,6 +58,56 @@ inline constexpr std::array<std::uint64_t, 1024> kSpreadRow = [] {
 
 }  // namespace detail
 
+// A set of the policy's 600 inputs: those a policy reads (Policy::inputs()), so that an
+// observation need not list the others. Its non-empty 64-input words are listed once, so that
+// reading an observation back visits only those.
+class InputMask {
+ public:
+  static constexpr int kWords = (kInputs + 63) / 64;
+
+  static constexpr InputMask all() {
+    InputMask mask;
+    for (int input = 0; input < kInputs; ++input) mask.set(input);
+    return mask;
+  }
+
+  constexpr void set(int input) {
+    std::uint64_t& word = words_[static_cast<std::size_t>(input >> 6)];
+    if (word == 0) {
+      // Keep the list ascending.
+      const int w = input >> 6;
+      int at = word_count_;
+      while (at > 0 && nonzero_[static_cast<std::size_t>(at - 1)] > w) {
+        nonzero_[static_cast<std::size_t>(at)] = nonzero_[static_cast<std::size_t>(at - 1)];
+        --at;
+      }
+      nonzero_[static_cast<std::size_t>(at)] = static_cast<std::uint8_t>(w);
+      ++word_count_;
+    }
+    word |= std::uint64_t{1} << (input & 63);
+  }
+  constexpr bool test(int input) const { return (words_[static_cast<std::size_t>(input >> 6)] >> (input & 63)) & 1U; }
+  constexpr bool empty() const { return word_count_ == 0; }
+  constexpr int count() const {
+    int total = 0;
+    for (const std::uint64_t word : words_) total += std::popcount(word);
+    return total;
+  }
+
+  constexpr std::uint64_t word(int w) const { return words_[static_cast<std::size_t>(w)]; }
+  // The indices of the words with a set bit, ascending.
+  constexpr std::span<const std::uint8_t> nonzero_words() const {
+    return {nonzero_.data(), static_cast<std::size_t>(word_count_)};
+  }
+
+ private:
+  std::array<std::uint64_t, kWords> words_{};
+  std::array<std::uint8_t, kWords> nonzero_{};
+  int word_count_ = 0;
+};
+
+inline constexpr InputMask kAllInputs = InputMask::all();
+
 // 600 bits, set in any order and read back ascending: duplicates collapse as in np.any.
 class ObservationBits {
  public:
@@ -76,18 +126,19 @@ class ObservationBits {
     if (shift > 64 - kGridSize * kObservationChannels) words_[word + 1] |= inputs >> (64 - shift);
   }
 
-  // Writes the set inputs in ascending order, with the fastest way this CPU has.
-  void extract(ActiveInputs& out) const {
+  // Writes the set inputs that are in `mask` in ascending order, with the fastest way this
+  // CPU has. Only the mask's non-empty words are visited.
+  void extract(ActiveInputs& out, const InputMask& mask = kAllInputs) const {
 #if WEIGHTSPACE_COMPRESS_EXTRACT
-    if (detail::cpu_has_compress()) return extract_compressed(out);
+    if (detail::cpu_has_compress()) return extract_compressed(out, mask);
 #endif
-    extract_portable(out);
+    extract_portable(out, mask);
   }
 
-  void extract_portable(ActiveInputs& out) const {
+  void extract_portable(ActiveInputs& out, const InputMask& mask = kAllInputs) const {
     int count = 0;
-    for (int w = 0; w < kWords; ++w) {
-      for (std::uint64_t bits = words_[w]; bits != 0; bits &= bits - 1) {
+    for (const int w : mask.nonzero_words()) {
+      for (std::uint64_t bits = words_[w] & mask.word(w); bits != 0; bits &= bits - 1) {
         out.index[static_cast<std::size_t>(count++)] = static_cast<std::uint16_t>(w * 64 + std::countr_zero(bits));
       }
     }
@@ -101,7 +152,8 @@ class ObservationBits {
   // than the painting. Each word stores 32 indices, those past the count landing in the
   // padding; a word with more than 32 set bits (never in the original games) adds the rest
   // one by one.
-  [[gnu::target("avx512f,avx512bw,avx512vbmi,avx512vbmi2")]] void extract_compressed(ActiveInputs& out) const {
+  [[gnu::target("avx512f,avx512bw,avx512vbmi,avx512vbmi2")]] void extract_compressed(
+      ActiveInputs& out, const InputMask& mask = kAllInputs) const {
     static_assert(ActiveInputs::kPadding >= 32);
     __m512i offsets = _mm512_set_epi64(0x3f3e3d3c3b3a3938, 0x3736353433323130, 0x2f2e2d2c2b2a2928,
                                        0x2726252423222120, 0x1f1e1d1c1b1a1918, 0x1716151413121110,
@@ -112,8 +164,8 @@ class ObservationBits {
                                            0x0007000600050004, 0x0003000200010000);
     constexpr __mmask64 kEvenBytes = 0x5555555555555555;
     int count = 0;
-    for (int w = 0; w < kWords; ++w) {
-      const std::uint64_t bits = words_[static_cast<std::size_t>(w)];
+    for (const int w : mask.nonzero_words()) {
+      const std::uint64_t bits = words_[static_cast<std::size_t>(w)] & mask.word(w);
       const __m512i packed = _mm512_maskz_compress_epi8(bits, offsets);
       const __m512i base = _mm512_set1_epi16(static_cast<short>(64 * w));
       std::uint16_t* at = out.index.data() + count;
@@ -138,13 +190,13 @@ class ObservationBits {
 
 // verify.observation(game, "original", env.state()) from the game's painting: each raw
 // channel feeds the output channels in its mask; the result is written as ascending active
-// inputs.
+// inputs, only those in `inputs`.
 //
 // A game whose state holds whole rows of cells (a brick wall, an alien block) may also offer
 // paint_rows(cell, row), calling row(y, cells, channel) with bit x of `cells` for cell (y, x),
 // 0 <= y < 10; the rows are then set at once.
 template <Game G>
-void observe_painted(const G& game, ActiveInputs& out) {
+void observe_painted(const G& game, ActiveInputs& out, const InputMask& inputs = kAllInputs) {
   ObservationBits bits;
   auto cell = [&bits](int y, int x, int channel) {
     const int base = (wrap_axis(y) * kGridSize + wrap_axis(x)) * kObservationChannels;
@@ -160,7 +212,7 @@ void observe_painted(const G& game, ActiveInputs& out) {
   } else {
     game.paint(cell);
   }
-  bits.extract(out);
+  bits.extract(out, inputs);
 }
 
 // A game that knows its active inputs in ascending order without sorting (few objects, one
@@ -169,13 +221,15 @@ void observe_painted(const G& game, ActiveInputs& out) {
 template <class G>
 concept WritesObservation = requires(const G& game, ActiveInputs& out) { game.write_observation(out); };
 
-// verify.observation(game, "original", env.state()) as ascending active inputs.
+// verify.observation(game, "original", env.state()) as ascending active inputs: every active
+// input in `inputs`, and perhaps others (a game that writes its own observation lists a few
+// dozen inputs, which costs less than filtering them).
 template <Game G>
-void observe(const G& game, ActiveInputs& out) {
+void observe(const G& game, ActiveInputs& out, const InputMask& inputs = kAllInputs) {
   if constexpr (WritesObservation<G>) {
     game.write_observation(out);
   } else {
-    observe_painted(game, out);
+    observe_painted(game, out, inputs);
   }
 }
 

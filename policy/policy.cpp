@@ -68,7 +68,12 @@ Policy::Policy(const Weights& weights) : packed_(std::make_unique<Packed>()) {
   }
   std::copy_n(weights.b3(), kActionCount, p.b3.begin());
 
-  if (units1_ == 0) {
+  for (int input = 0; input < kInputCount; ++input) {
+    const float* row = p.w1.data() + input * p.width1;
+    if (std::any_of(row, row + units1_, [](float w) { return w != 0.0f; })) inputs_.set(input);
+  }
+
+  if (inputs_.empty()) {
     PolicyActivations activations;
     detail::forward_scalar(p.layers(units1_, units2_), {}, activations);
     constant_ = activations.logits;

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
+#include <utility>
 #include <random>
 #include <set>
 #include <vector>
@@ -31,20 +33,46 @@ TEST(ObservationBits, ExtractListsEachSetInputOnceInAscendingOrder) {
         }
       }
     }
-    const std::vector<int> want(expected.begin(), expected.end());
-    ActiveInputs portable, chosen;
-    bits.extract_portable(portable);
-    bits.extract(chosen);
-    ASSERT_EQ(listed(portable), want) << round;
-    ASSERT_EQ(listed(chosen), want) << round;
-#if WEIGHTSPACE_COMPRESS_EXTRACT
-    if (detail::cpu_has_compress()) {
-      ActiveInputs compressed;
-      bits.extract_compressed(compressed);
-      ASSERT_EQ(listed(compressed), want) << round;
+    // Every input, then a random mask: sometimes sparse (whole words left out), sometimes empty.
+    InputMask mask;
+    const double kept = round % 3 == 0 ? 0.0 : std::uniform_real_distribution<double>(0, 0.3)(generator);
+    std::bernoulli_distribution keep(kept);
+    for (int input = 0; input < kInputs; ++input) {
+      if (keep(generator)) mask.set(input);
     }
+    std::vector<int> masked;
+    std::copy_if(expected.begin(), expected.end(), std::back_inserter(masked), [&](int i) { return mask.test(i); });
+    for (const auto& [selection, want] : {std::pair{&kAllInputs, std::vector<int>(expected.begin(), expected.end())},
+                                          std::pair{static_cast<const InputMask*>(&mask), masked}}) {
+      ActiveInputs portable, chosen;
+      bits.extract_portable(portable, *selection);
+      bits.extract(chosen, *selection);
+      ASSERT_EQ(listed(portable), want) << round;
+      ASSERT_EQ(listed(chosen), want) << round;
+#if WEIGHTSPACE_COMPRESS_EXTRACT
+      if (detail::cpu_has_compress()) {
+        ActiveInputs compressed;
+        bits.extract_compressed(compressed, *selection);
+        ASSERT_EQ(listed(compressed), want) << round;
+      }
 #endif
+    }
   }
+}
+
+TEST(InputMask, ListsItsNonEmptyWordsInAscendingOrder) {
+  InputMask mask;
+  EXPECT_TRUE(mask.empty());
+  EXPECT_TRUE(mask.nonzero_words().empty());
+  for (const int input : {599, 3, 130, 64, 131, 0}) mask.set(input);
+  EXPECT_FALSE(mask.empty());
+  EXPECT_EQ(mask.count(), 6);
+  const std::vector<int> words(mask.nonzero_words().begin(), mask.nonzero_words().end());
+  EXPECT_EQ(words, (std::vector<int>{0, 1, 2, 9}));
+  EXPECT_TRUE(mask.test(130));
+  EXPECT_FALSE(mask.test(129));
+  EXPECT_EQ(kAllInputs.count(), kInputs);
+  EXPECT_EQ(kAllInputs.nonzero_words().size(), 10U);
 }
 
 TEST(ObservationBits, SetRowEqualsSettingEachCell) {

@@ -51,8 +51,20 @@ Weights sparse_weights(std::mt19937& generator, double unused) {
       }
     }
   }
+  // Now and then no input reaches a hidden unit at all, so that only the biases count.
+  const bool no_inputs = std::bernoulli_distribution(0.05)(generator);
+  // Some rows reach a single hidden-1 unit, so that whether the input counts hinges on it.
+  std::uniform_int_distribution<int> any_unit(0, kHiddenCount - 1);
   for (int input = 0; input < kInputCount; ++input) {
-    if (drop(generator)) zero(Tensor::W1, input, kHiddenCount);
+    if (no_inputs || drop(generator)) {
+      zero(Tensor::W1, input, kHiddenCount);
+    } else if (half(generator)) {
+      float* row = weights.tensor(Tensor::W1).data() + input * kHiddenCount;
+      const int only = any_unit(generator);
+      for (int unit = 0; unit < kHiddenCount; ++unit) {
+        if (unit != only) row[unit] = 0.0f;
+      }
+    }
   }
   for (Tensor bias : {Tensor::b1, Tensor::b2, Tensor::b3}) {
     for (float& value : weights.tensor(bias)) {
@@ -86,7 +98,7 @@ TEST(Policy, GoldenCasesGiveGoldenLogitsAtEveryLevel) {
 
 TEST(Policy, SparseNetworksGiveTheFullNetworksLogits) {
   std::mt19937 generator(20261130);
-  int narrow = 0, wide = 0, constant = 0;
+  int narrow = 0, wide = 0, constant = 0, constant_with_units = 0, filtered = 0;
   for (int round = 0; round < 300; ++round) {
     const double unused = std::uniform_real_distribution<double>(0.0, 1.0)(generator);
     const Weights weights = sparse_weights(generator, unused);
@@ -94,18 +106,31 @@ TEST(Policy, SparseNetworksGiveTheFullNetworksLogits) {
     narrow += policy.hidden1_units() > 0 && policy.hidden1_units() <= 16;
     wide += policy.hidden1_units() > 16;
     constant += policy.constant_logits().has_value();
-    EXPECT_EQ(policy.constant_logits().has_value(), policy.hidden1_units() == 0);
+    constant_with_units += policy.constant_logits().has_value() && policy.hidden1_units() > 0;
+    filtered += policy.inputs().count() > 0 && policy.inputs().count() < kInputs;
+    EXPECT_EQ(policy.constant_logits().has_value(), policy.inputs().empty());
+    EXPECT_TRUE(policy.hidden1_units() > 0 || policy.inputs().empty());
     const auto batch_size = static_cast<std::size_t>(std::uniform_int_distribution<int>(0, 19)(generator));
-    std::vector<ActiveInputs> observations;
-    for (std::size_t b = 0; b < batch_size; ++b) observations.push_back(random_observation(generator));
+    // Each observation whole, and without the inputs the policy does not read.
+    std::vector<ActiveInputs> observations, reduced;
+    for (std::size_t b = 0; b < batch_size; ++b) {
+      observations.push_back(random_observation(generator));
+      ActiveInputs& only_read = reduced.emplace_back();
+      for (const std::uint16_t input : observations.back().view()) {
+        if (policy.inputs().test(input)) only_read.index[static_cast<std::size_t>(only_read.count++)] = input;
+      }
+    }
     for (SimdLevel level : available_levels()) {
-      std::vector<Logits> logits(batch_size);
-      policy.forward_batch(observations, logits, level);
-      for (std::size_t b = 0; b < batch_size; ++b) {
-        PolicyActivations reference{};
-        forward_reference(weights, observations[b].view(), reference);
-        expect_same_values(logits[b], reference.logits,
-                           "round " + std::to_string(round) + " level " + std::to_string(static_cast<int>(level)));
+      for (const auto* batch : {&observations, &reduced}) {
+        std::vector<Logits> logits(batch_size);
+        policy.forward_batch(*batch, logits, level);
+        for (std::size_t b = 0; b < batch_size; ++b) {
+          PolicyActivations reference{};
+          forward_reference(weights, observations[b].view(), reference);
+          expect_same_values(logits[b], reference.logits,
+                             "round " + std::to_string(round) + " level " + std::to_string(static_cast<int>(level)) +
+                                 (batch == &reduced ? " reduced" : " whole"));
+        }
       }
     }
   }
@@ -113,6 +138,8 @@ TEST(Policy, SparseNetworksGiveTheFullNetworksLogits) {
   EXPECT_GT(narrow, 20);
   EXPECT_GT(wide, 20);
   EXPECT_GT(constant, 5);
+  EXPECT_GT(constant_with_units, 2);
+  EXPECT_GT(filtered, 50);
 }
 
 TEST(Policy, KeepsExactlyTheUnitsThatReachAnOutput) {
@@ -121,11 +148,17 @@ TEST(Policy, KeepsExactlyTheUnitsThatReachAnOutput) {
   weights.tensor(Tensor::W3)[7 * kActionCount + 0] = 0.0f;        // unit 7 does not
   weights.tensor(Tensor::W2)[3 * kHiddenCount + 5] = -2.0f;       // hidden-1 unit 3 reaches unit 5
   weights.tensor(Tensor::W2)[4 * kHiddenCount + 7] = 2.0f;        // unit 4 reaches only unit 7
-  weights.tensor(Tensor::W1)[10 * kHiddenCount + 4] = 3.0f;
+  weights.tensor(Tensor::W1)[10 * kHiddenCount + 4] = 3.0f;       // input 10 reaches unit 4 only
+  weights.tensor(Tensor::W1)[11 * kHiddenCount + 3] = -0.5f;      // input 11 reaches unit 3
+  weights.tensor(Tensor::W1)[599 * kHiddenCount + 3] = 1e-30f;    // and so does input 599
+  weights.tensor(Tensor::W1)[12 * kHiddenCount + 3] = -0.0f;      // a zero reaches nothing
   const Policy policy(weights);
   EXPECT_EQ(policy.hidden2_units(), 1);
   EXPECT_EQ(policy.hidden1_units(), 1);
   EXPECT_FALSE(policy.constant_logits().has_value());
+  EXPECT_EQ(policy.inputs().count(), 2);
+  EXPECT_TRUE(policy.inputs().test(11));
+  EXPECT_TRUE(policy.inputs().test(599));
 }
 
 TEST(Policy, LogitsThatIgnoreTheObservationAreConstant) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 
 #if defined(__AVX2__)
 #include <immintrin.h>
@@ -35,7 +36,7 @@ void RandomState::reseed(std::uint32_t seed) {
   }
   position_ = 0;
   twisted_ = 0;
-  draws_ = 0;
+  blocks_ = 0;
 }
 
 #if defined(__AVX2__)
@@ -101,7 +102,7 @@ void RandomState::reseed_many(std::span<RandomState* const> generators, std::spa
       RandomState& generator = *generators[first + lane];
       generator.position_ = 0;
       generator.twisted_ = 0;
-      generator.draws_ = 0;
+      generator.blocks_ = 0;
     }
   }
 }
@@ -114,19 +115,45 @@ void RandomState::reseed_many(std::span<RandomState* const> generators, std::spa
 
 #endif
 
+namespace {
+
+// The twist of one word, or of eight side by side (GCC's portable vectors: one AVX2 register).
+using Words8 = std::uint32_t __attribute__((vector_size(32)));
+
+template <typename Word>
+[[gnu::always_inline]] inline Word twist(Word upper, Word lower, Word far) {
+  const Word y = (upper & kUpperMask) | (lower & kLowerMask);
+  return far ^ (y >> 1) ^ ((Word{} - (y & 1U)) & kMatrixA);
+}
+
+inline Words8 load8(const std::uint32_t* words) {
+  Words8 v;
+  std::memcpy(&v, words, sizeof v);
+  return v;
+}
+
+}  // namespace
+
 void RandomState::twist_next_block() {
   constexpr int kBlock = 32;  // a short episode draws a few dozen words per generator
-  if (position_ == kN) position_ = twisted_ = 0;
-  auto twist = [](std::uint32_t upper, std::uint32_t lower, std::uint32_t far) {
-    const std::uint32_t y = (upper & kUpperMask) | (lower & kLowerMask);
-    return far ^ (y >> 1) ^ ((y & 1U) ? kMatrixA : 0U);
-  };
+  if (position_ == kN) {
+    position_ = twisted_ = 0;
+    ++blocks_;
+  }
   // The textbook twist's three ranges, entered part way: below kN - kM the far word is still
   // old; above it the far word (i + kM - kN) is already new, as is key_[0] for the last word.
+  // Eight words at a time read words i + 1 .. i + 8 before they are twisted, and far words
+  // at least 219 places away, so every lane sees what the one-word loop would.
   const int end = std::min(twisted_ + kBlock, kN);
   std::uint32_t* key = key_.data();
   int i = twisted_;
+  auto twist8 = [key](int at, int far) {
+    const Words8 next = twist(load8(key + at), load8(key + at + 1), load8(key + far));
+    std::memcpy(key + at, &next, sizeof next);
+  };
+  for (; i + 8 <= end && i + 8 <= kN - kM; i += 8) twist8(i, i + kM);
   for (; i < end && i < kN - kM; ++i) key[i] = twist(key[i], key[i + 1], key[i + kM]);
+  for (; i + 8 <= end && i + 8 <= kN - 1; i += 8) twist8(i, i + kM - kN);
   for (; i < end && i < kN - 1; ++i) key[i] = twist(key[i], key[i + 1], key[i + kM - kN]);
   if (i < end) {
     key[kN - 1] = twist(key[kN - 1], key[0], key[kM - 1]);

@@ -30,7 +30,6 @@ class RandomState {
   [[gnu::always_inline]] std::uint32_t next_uint32() {
     if (position_ == twisted_) twist_next_block();
     std::uint32_t y = key_[static_cast<std::size_t>(position_++)];
-    ++draws_;
     y ^= (y >> 11);
     y ^= (y << 7) & 0x9d2c5680U;
     y ^= (y << 15) & 0xefc60000U;
@@ -68,7 +67,7 @@ class RandomState {
   static int search_right(std::span<const double> cdf, double u);
 
   // Total number of 32-bit words drawn since the last reseed.
-  std::uint64_t draws() const { return draws_; }
+  std::uint64_t draws() const { return blocks_ * 624 + static_cast<std::uint64_t>(position_); }
 
   // The generator state (key and position), as numpy's get_state() reports it. The twist is
   // done lazily, block by block, so key() mixes twisted and not-yet-twisted words; it is only
@@ -86,7 +85,7 @@ class RandomState {
   std::array<std::uint32_t, 624> key_;
   int position_ = 0;   // next word to temper and return
   int twisted_ = 0;    // words [0, twisted_) of the current block are twisted
-  std::uint64_t draws_ = 0;
+  std::uint64_t blocks_ = 0;  // blocks of 624 words drawn before the current one
 };
 
 }  // namespace weightspace

@@ -12,7 +12,7 @@ namespace weightspace::app {
 // Options shared by `grade` and `verify`: how to run, and what to report besides the reward.
 struct RunFlags {
   int threads = 0;
-  int batch = 64;
+  int batch = 32;
   bool diagnostics = false;
   std::string episodes_out;
 

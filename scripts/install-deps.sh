@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
   libtbb-dev libeigen3-dev nlohmann-json3-dev libspdlog-dev libcli11-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libssl-dev libutf8proc-dev
+  libgtest-dev libgmock-dev libbenchmark-dev nettle-dev libutf8proc-dev
   python3 python3-numpy
 )
 if [[ "${WEIGHTSPACE_FUZZ:-OFF}" == "ON" ]]; then packages+=(clang libclang-rt-14-dev); fi

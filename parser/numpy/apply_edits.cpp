@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "parser/numpy/apply_edits.hpp"
 
-#include <openssl/evp.h>
+#include <nettle/sha2.h>
 
 #include <bit>
 #include <cmath>
@@ -83,25 +83,26 @@ EditSummary finish_edits(int edit_count, const Weights& weights) {
   return summary;
 }
 
+std::string sha256_hex(std::string_view bytes) {
+  sha256_ctx context;
+  sha256_init(&context);
+  sha256_update(&context, bytes.size(), reinterpret_cast<const std::uint8_t*>(bytes.data()));
+  std::uint8_t digest[SHA256_DIGEST_SIZE];
+  sha256_digest(&context, SHA256_DIGEST_SIZE, digest);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(2 * SHA256_DIGEST_SIZE);
+  for (const std::uint8_t byte : digest) {
+    hex.push_back(kHex[byte >> 4]);
+    hex.push_back(kHex[byte & 0xF]);
+  }
+  return hex;
+}
+
 std::string weights_sha256(const Weights& weights) {
   static_assert(std::endian::native == std::endian::little, "the digest is over little-endian float32 bytes");
   const std::span<const float> values = weights.values();
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int digest_length = 0;
-  const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
-  if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1 ||
-      EVP_DigestUpdate(context.get(), values.data(), values.size_bytes()) != 1 ||
-      EVP_DigestFinal_ex(context.get(), digest, &digest_length) != 1) {
-    throw std::runtime_error("OpenSSL SHA-256 failed");
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(2 * digest_length);
-  for (unsigned int i = 0; i < digest_length; ++i) {
-    hex.push_back(kHex[digest[i] >> 4]);
-    hex.push_back(kHex[digest[i] & 0xF]);
-  }
-  return hex;
+  return sha256_hex({reinterpret_cast<const char*>(values.data()), values.size_bytes()});
 }
 
 }  // namespace weightspace

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "parser/python/statement.hpp"
 #include "policy/weights.hpp"
@@ -29,5 +30,8 @@ EditSummary finish_edits(int edit_count, const Weights& weights);
 
 // Lowercase hex SHA-256 of the 81944 little-endian float32 bytes W1, b1, W2, b2, W3, b3.
 std::string weights_sha256(const Weights& weights);
+
+// The SHA-256 of `bytes` as 64 lowercase hex digits.
+std::string sha256_hex(std::string_view bytes);
 
 }  // namespace weightspace

@@ -15,7 +15,6 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <openssl/evp.h>
 #include <unistd.h>
 
 #include "parser/fence.hpp"
@@ -31,18 +30,6 @@ namespace {
 using weightspace::testing::golden;
 using weightspace::testing::golden_path;
 
-std::string sha256_hex(std::string_view bytes) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr);
-  std::string hex;
-  for (unsigned int i = 0; i < length; ++i) {
-    static constexpr char kDigits[] = "0123456789abcdef";
-    hex += kDigits[digest[i] >> 4];
-    hex += kDigits[digest[i] & 15];
-  }
-  return hex;
-}
 
 // parser_cases_surrogates.json holds lone surrogates (\ud800), which nlohmann rejects; our own
 // reader keeps them as WTF-8, and this builds the same nlohmann tree from its events.

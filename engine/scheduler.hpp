@@ -45,8 +45,10 @@ void run_episodes(const Weights& weights, std::span<EpisodeResult> results, cons
   if (episodes > kMaxEpisodes) throw std::invalid_argument("too many episodes for 32-bit seeds");
   if (episodes == 0) return;
   const Policy policy(weights);
-  tbb::task_arena& arena = shared_arena(options.threads);
-  const int threads = arena.max_concurrency();
+  // One thread needs no arena: setting oneTBB up (its allocator library, reads of /proc)
+  // would cost a single-threaded grader process about half a millisecond.
+  tbb::task_arena* arena = options.threads == 1 ? nullptr : &shared_arena(options.threads);
+  const int threads = arena ? arena->max_concurrency() : 1;
   EpisodeQueue queue(episodes, threads);
   // No more slots than a thread's share of the episodes, or one batch would take them all.
   const auto slots = static_cast<int>(std::min<std::int64_t>(options.batch, (episodes + threads - 1) / threads));
@@ -56,7 +58,7 @@ void run_episodes(const Weights& weights, std::span<EpisodeResult> results, cons
   }
   // One batch per thread, all fed by the queue: a thread stops only when no episode is left
   // to start, so the threads finish within about one episode of each other.
-  arena.execute([&] {
+  arena->execute([&] {
     tbb::parallel_for(0, threads,
                       [&](int) { reusable_batch<G>(slots).run(policy, queue, results, options.track_margins); });
   });

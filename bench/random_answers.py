@@ -4,9 +4,11 @@ Python grader (bench/compare_python.sh): a few hidden units, sparse W1 rows (oft
 unit per input), slices and single elements, zeros of both signs, tiny and large values.
 
 usage: python3 bench/random_answers.py OUT_DIR COUNT [SEED]
-Writes OUT_DIR/<k>/<game>.md for k in 0..COUNT-1 and the five original games, so that
-    for d in OUT_DIR/*/; do bench/compare_python.sh MINATAR 30 1 "$d"*.md; done
-compares every answer (the game is the file name, as compare_python.sh expects).
+Writes OUT_DIR/<k>/<game>.md and OUT_DIR/<k>/synth/<game>.md for k in 0..COUNT-1 and the
+five games, so that
+    for d in OUT_DIR/*/; do bench/compare_python.sh MINATAR 30 1 "$d"*.md "$d"synth/*.md; done
+compares every answer (the game is the file name and the source synth under synth/, as
+compare_python.sh expects).
 """
 import os
 import random
@@ -57,11 +59,11 @@ def main() -> None:
     out_dir, count = sys.argv[1], int(sys.argv[2])
     rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 2026)
     for k in range(count):
-        folder = os.path.join(out_dir, str(k))
-        os.makedirs(folder, exist_ok=True)
-        for game in GAMES:
-            with open(os.path.join(folder, f"{game}.md"), "w", encoding="utf-8") as f:
-                f.write(answer(rng))
+        for folder in (os.path.join(out_dir, str(k)), os.path.join(out_dir, str(k), "synth")):
+            os.makedirs(folder, exist_ok=True)
+            for game in GAMES:
+                with open(os.path.join(folder, f"{game}.md"), "w", encoding="utf-8") as f:
+                    f.write(answer(rng))
 
 
 if __name__ == "__main__":

@@ -18,8 +18,8 @@ namespace weightspace {
 struct RunOptions {
   int threads = 0;     // 0: every core oneTBB sees
   // Episodes stepped in lockstep per thread. 32 rather than 64: the slots' generators (5 KB
-  // per episode) then take half the cache, and engine_bench ran 1-3% faster, with the two
-  // threads' last batches ending closer together.
+  // per episode) then take half the cache, one-thread grades ran 0-3% faster, and the two
+  // threads' last batches end closer together (docs/performance.md).
   int batch = 32;
   bool track_margins = false;
 };
@@ -46,7 +46,7 @@ void run_episodes(const Weights& weights, std::span<EpisodeResult> results, cons
   if (episodes == 0) return;
   const Policy policy(weights);
   // One thread needs no arena: setting oneTBB up (its allocator library, reads of /proc)
-  // would cost a single-threaded grader process about half a millisecond.
+  // would cost a single-threaded grader process about 0.9 ms.
   tbb::task_arena* arena = options.threads == 1 ? nullptr : &shared_arena(options.threads);
   const int threads = arena ? arena->max_concurrency() : 1;
   EpisodeQueue queue(episodes, threads);

@@ -5,17 +5,17 @@
 
 #include <algorithm>
 #include <iterator>
-#include <utility>
 #include <random>
 #include <set>
+#include <utility>
 #include <vector>
+
+#include "listed_inputs.hpp"
 
 namespace weightspace {
 namespace {
 
-std::vector<int> listed(const ActiveInputs& inputs) {
-  return {inputs.index.begin(), inputs.index.begin() + inputs.count};
-}
+using testing::listed;
 
 // Random sets of inputs, from empty to full, through every way of reading them back.
 TEST(ObservationBits, ExtractListsEachSetInputOnceInAscendingOrder) {

@@ -8,13 +8,12 @@
 #include "games/cells.hpp"
 #include "games/environment.hpp"
 #include "games/registry.hpp"
+#include "listed_inputs.hpp"
 
 namespace weightspace {
 namespace {
 
-std::vector<int> listed(const ActiveInputs& inputs) {
-  return {inputs.index.begin(), inputs.index.begin() + inputs.count};
-}
+using testing::listed;
 
 template <WritesObservation G>
 void expect_writer_matches_painting(const G& game, const char* where) {

@@ -7,12 +7,12 @@
 #include <random>
 #include <vector>
 
+#include "listed_inputs.hpp"
+
 namespace weightspace {
 namespace {
 
-std::vector<int> listed(const ActiveInputs& inputs) {
-  return {inputs.index.begin(), inputs.index.begin() + inputs.count};
-}
+using testing::listed;
 
 // Random rows of up to three distinct inputs each, slots filled in any order (a slot may be
 // set twice, the last value counting), through every way of writing them.

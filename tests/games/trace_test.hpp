@@ -12,6 +12,7 @@
 
 #include "games/cells.hpp"
 #include "games/environment.hpp"
+#include "listed_inputs.hpp"
 #include "support/golden.hpp"
 
 namespace weightspace::testing {
@@ -31,10 +32,6 @@ void expect_observation_groups(const nlohmann::json& trace) {
   }
 }
 
-inline std::vector<int> active_list(const ActiveInputs& active) {
-  return {active.view().begin(), active.view().end()};
-}
-
 template <Game G>
 void expect_trace_matches(const nlohmann::json& trace) {
   expect_observation_groups<G>(trace);
@@ -51,7 +48,7 @@ void expect_trace_matches(const nlohmann::json& trace) {
     const auto& observations = episode.at("observations");
     ActiveInputs active;
     observe(env.game(), active);
-    ASSERT_EQ(active_list(active), observations.at(0).get<std::vector<int>>())
+    ASSERT_EQ(testing::listed(active), observations.at(0).get<std::vector<int>>())
         << "episode " << id << " observation 0";
     int score = 0;
     const auto& steps = episode.at("steps");
@@ -66,7 +63,7 @@ void expect_trace_matches(const nlohmann::json& trace) {
       ASSERT_EQ(raw_state(env.game()), step.at(5).get<std::vector<int>>()) << where << " state";
       if (k + 1 < observations.size()) {
         observe(env.game(), active);
-        ASSERT_EQ(active_list(active), observations.at(k + 1).get<std::vector<int>>())
+        ASSERT_EQ(testing::listed(active), observations.at(k + 1).get<std::vector<int>>())
             << where << " observation";
       }
       score += result.reward;

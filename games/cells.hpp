@@ -59,8 +59,7 @@ inline constexpr std::array<std::uint64_t, 1024> kSpreadRow = [] {
 }  // namespace detail
 
 // A set of the policy's 600 inputs: those a policy reads (Policy::inputs()), so that an
-// observation need not list the others. Its non-empty 64-input words are listed once, so that
-// reading an observation back visits only those.
+// observation need not list the others, nor read back the 64-input words holding none.
 class InputMask {
  public:
   static constexpr int kWords = (kInputs + 63) / 64;
@@ -71,39 +70,19 @@ class InputMask {
     return mask;
   }
 
-  constexpr void set(int input) {
-    std::uint64_t& word = words_[static_cast<std::size_t>(input >> 6)];
-    if (word == 0) {
-      // Keep the list ascending.
-      const int w = input >> 6;
-      int at = word_count_;
-      while (at > 0 && nonzero_[static_cast<std::size_t>(at - 1)] > w) {
-        nonzero_[static_cast<std::size_t>(at)] = nonzero_[static_cast<std::size_t>(at - 1)];
-        --at;
-      }
-      nonzero_[static_cast<std::size_t>(at)] = static_cast<std::uint8_t>(w);
-      ++word_count_;
-    }
-    word |= std::uint64_t{1} << (input & 63);
-  }
+  constexpr void set(int input) { words_[static_cast<std::size_t>(input >> 6)] |= std::uint64_t{1} << (input & 63); }
   constexpr bool test(int input) const { return (words_[static_cast<std::size_t>(input >> 6)] >> (input & 63)) & 1U; }
-  constexpr bool empty() const { return word_count_ == 0; }
+  constexpr bool empty() const { return count() == 0; }
   constexpr int count() const {
     int total = 0;
     for (const std::uint64_t word : words_) total += std::popcount(word);
     return total;
   }
-
+  // Inputs 64w .. 64w+63 (bit k: input 64w + k).
   constexpr std::uint64_t word(int w) const { return words_[static_cast<std::size_t>(w)]; }
-  // The indices of the words with a set bit, ascending.
-  constexpr std::span<const std::uint8_t> nonzero_words() const {
-    return {nonzero_.data(), static_cast<std::size_t>(word_count_)};
-  }
 
  private:
   std::array<std::uint64_t, kWords> words_{};
-  std::array<std::uint8_t, kWords> nonzero_{};
-  int word_count_ = 0;
 };
 
 inline constexpr InputMask kAllInputs = InputMask::all();
@@ -127,7 +106,8 @@ class ObservationBits {
   }
 
   // Writes the set inputs that are in `mask` in ascending order, with the fastest way this
-  // CPU has. Only the mask's non-empty words are visited.
+  // CPU has. Words where the mask is empty are skipped (a branch that is the same for a whole
+  // grade, so it is always predicted).
   void extract(ActiveInputs& out, const InputMask& mask = kAllInputs) const {
 #if WEIGHTSPACE_COMPRESS_EXTRACT
     if (detail::cpu_has_compress()) return extract_compressed(out, mask);
@@ -137,7 +117,8 @@ class ObservationBits {
 
   void extract_portable(ActiveInputs& out, const InputMask& mask = kAllInputs) const {
     int count = 0;
-    for (const int w : mask.nonzero_words()) {
+    for (int w = 0; w < kWords; ++w) {
+      if (mask.word(w) == 0) continue;
       for (std::uint64_t bits = words_[w] & mask.word(w); bits != 0; bits &= bits - 1) {
         out.index[static_cast<std::size_t>(count++)] = static_cast<std::uint16_t>(w * 64 + std::countr_zero(bits));
       }
@@ -164,7 +145,8 @@ class ObservationBits {
                                            0x0007000600050004, 0x0003000200010000);
     constexpr __mmask64 kEvenBytes = 0x5555555555555555;
     int count = 0;
-    for (const int w : mask.nonzero_words()) {
+    for (int w = 0; w < kWords; ++w) {
+      if (mask.word(w) == 0) continue;
       const std::uint64_t bits = words_[static_cast<std::size_t>(w)] & mask.word(w);
       const __m512i packed = _mm512_maskz_compress_epi8(bits, offsets);
       const __m512i base = _mm512_set1_epi16(static_cast<short>(64 * w));

@@ -67,7 +67,7 @@ class RandomState {
   static int search_right(std::span<const double> cdf, double u);
 
   // Total number of 32-bit words drawn since the last reseed.
-  std::uint64_t draws() const { return blocks_ * 624 + static_cast<std::uint64_t>(position_); }
+  std::uint64_t draws() const { return blocks_ * key_.size() + static_cast<std::uint64_t>(position_); }
 
   // The generator state (key and position), as numpy's get_state() reports it. The twist is
   // done lazily, block by block, so key() mixes twisted and not-yet-twisted words; it is only

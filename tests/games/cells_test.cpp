@@ -60,19 +60,23 @@ TEST(ObservationBits, ExtractListsEachSetInputOnceInAscendingOrder) {
   }
 }
 
-TEST(InputMask, ListsItsNonEmptyWordsInAscendingOrder) {
+TEST(InputMask, HoldsItsInputsInWordsOf64) {
   InputMask mask;
   EXPECT_TRUE(mask.empty());
-  EXPECT_TRUE(mask.nonzero_words().empty());
+  for (int w = 0; w < InputMask::kWords; ++w) EXPECT_EQ(mask.word(w), 0U);
   for (const int input : {599, 3, 130, 64, 131, 0}) mask.set(input);
   EXPECT_FALSE(mask.empty());
   EXPECT_EQ(mask.count(), 6);
-  const std::vector<int> words(mask.nonzero_words().begin(), mask.nonzero_words().end());
+  std::vector<int> words;
+  for (int w = 0; w < InputMask::kWords; ++w) {
+    if (mask.word(w) != 0) words.push_back(w);
+  }
   EXPECT_EQ(words, (std::vector<int>{0, 1, 2, 9}));
+  EXPECT_EQ(mask.word(2), (std::uint64_t{1} << 2) | (std::uint64_t{1} << 3));
   EXPECT_TRUE(mask.test(130));
   EXPECT_FALSE(mask.test(129));
   EXPECT_EQ(kAllInputs.count(), kInputs);
-  EXPECT_EQ(kAllInputs.nonzero_words().size(), 10U);
+  for (int w = 0; w < InputMask::kWords; ++w) EXPECT_NE(kAllInputs.word(w), 0U);
 }
 
 TEST(ObservationBits, SetRowEqualsSettingEachCell) {

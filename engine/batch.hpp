@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -44,8 +45,9 @@ class EpisodeQueue {
 };
 
 // B episodes of one game stepped in lockstep: observe every running slot, one batched forward
-// pass of the Policy (neither runs when its logits are constant), each slot's action draw,
-// one batched sampling pass, then act slot by slot. A slot whose episode ends takes the next
+// pass of the Policy, each slot's action draw, one batched sampling pass, then act slot by
+// slot. When the logits are constant, neither observing nor the forward pass runs, and each
+// draw is looked up in the one exact cdf. A slot whose episode ends takes the next
 // episode of the queue. Every slot owns its episode's generators, so the results are those
 // of run_episode() whatever B is. All buffers are sized once, in the constructor.
 template <Game G>
@@ -104,6 +106,10 @@ class Batch {
     // A policy that ignores the observation needs none, but where building it can raise, the
     // error must come at the same step (games/cells.hpp).
     const bool constant = policy.constant_logits().has_value();
+    // Constant logits give every step the same distribution: its exact cdf, computed once, is
+    // what sample_action would search on each draw.
+    const std::optional<ActionDistribution> fixed =
+        constant && !track_margins ? std::optional(action_distribution(*policy.constant_logits())) : std::nullopt;
     while (running > 0) {
       for (std::size_t k = 0; k < running; ++k) {
         const G& game = slots_[running_[k]].episode.environment.game();
@@ -113,9 +119,16 @@ class Batch {
           check_observation(game);
         }
       }
-      policy.forward_batch(std::span<const ActiveInputs>(observations_.data(), running),
-                           std::span<Logits>(logits_.data(), running));
-      if (!track_margins) {
+      if (fixed) {
+        for (std::size_t k = 0; k < running; ++k) {
+          const double uniform = slots_[running_[k]].episode.action_random.random_sample();
+          actions_[k] = fixed->action(uniform);
+        }
+      } else {
+        policy.forward_batch(std::span<const ActiveInputs>(observations_.data(), running),
+                             std::span<Logits>(logits_.data(), running));
+      }
+      if (!track_margins && !fixed) {
         for (std::size_t k = 0; k < running; ++k) {
           uniforms_[k] = slots_[running_[k]].episode.action_random.random_sample();
         }

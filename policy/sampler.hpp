@@ -18,6 +18,15 @@ struct ActionDistribution {
   std::array<double, kActionCount> probabilities;
   // cumsum(probabilities) / its last entry, as RandomState::choice_cdf.
   std::array<double, kActionCount> cdf;
+
+  // RandomState::search_right(cdf, uniform), without a branch on the outcome: the cdf never
+  // decreases, so the entries <= uniform are a prefix, and the last entry (1.0) is above every
+  // draw.
+  int action(double uniform) const {
+    int count = 0;
+    for (int k = 0; k + 1 < kActionCount; ++k) count += cdf[static_cast<std::size_t>(k)] <= uniform;
+    return count;
+  }
 };
 
 ActionDistribution action_distribution(const Logits& logits);

@@ -7,6 +7,7 @@
 
 #include "games/registry.hpp"
 #include "golden_weights.hpp"
+#include "policy/policy.hpp"
 
 namespace weightspace {
 namespace {
@@ -29,12 +30,29 @@ void expect_schedule_independent(const Weights& weights, int episodes) {
   }
 }
 
+// An answer that sets only biases: constant logits that are far from uniform, through both
+// hidden layers (tanh(b1) @ W2 + b2, then W3) and b3.
+Weights biases_only() {
+  Weights weights;
+  auto b1 = weights.tensor(Tensor::b1);
+  auto w2 = weights.tensor(Tensor::W2);
+  auto w3 = weights.tensor(Tensor::W3);
+  auto b3 = weights.tensor(Tensor::b3);
+  b1[3] = 0.7f;
+  w2[3 * 32 + 5] = -1.3f;
+  w3[5 * 6 + 2] = 2.5f;
+  b3[0] = 0.25f;
+  b3[4] = -1.5f;
+  return weights;
+}
+
 TEST(Scheduler, ResultsDoNotDependOnThreadsOrBatchSize) {
   // Dense random weights (set 0) and a sparse chain (set 12) give varied episode lengths; the
-  // engine runs them through a full and a packed Policy. All-zero weights (-1) give constant
-  // logits and no forward pass.
-  for (const int set : {0, 12, -1}) {
-    const Weights weights = set < 0 ? Weights{} : testing::golden_weight_set(set);
+  // engine runs them through a full and a packed Policy. All-zero weights (-1) and biases
+  // alone (-2) give constant logits, uniform and not: no observation and no forward pass.
+  for (const int set : {0, 12, -1, -2}) {
+    const Weights weights = set == -1 ? Weights{} : set == -2 ? biases_only() : testing::golden_weight_set(set);
+    ASSERT_EQ(Policy(weights).constant_logits().has_value(), set < 0) << "set " << set;
     std::apply([&](const auto&... entry) {
       (expect_schedule_independent<typename std::remove_cvref_t<decltype(entry)>::type>(weights, 40), ...);
     }, kRegisteredGames);

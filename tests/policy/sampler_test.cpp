@@ -129,6 +129,22 @@ TEST(Sampler, FastDecisionAgreesAtCdfEdges) {
   }
 }
 
+// The engine's lookup for constant logits, on the same draws: at, just below and just above
+// every edge, and at 0.
+TEST(Sampler, DistributionActionIsSearchRight) {
+  std::mt19937 generator(31337);
+  for (int i = 0; i < 20000; ++i) {
+    const Logits logits = random_logits(generator);
+    const ActionDistribution distribution = action_distribution(logits);
+    for (const double edge : distribution.cdf) {
+      for (const double u : {0.0, edge, std::nextafter(edge, 0.0), std::nextafter(edge, 1.0)}) {
+        if (!(u >= 0.0 && u < 1.0)) continue;
+        ASSERT_EQ(distribution.action(u), RandomState::search_right(distribution.cdf, u)) << i << " u " << u;
+      }
+    }
+  }
+}
+
 // The batched decision against the one-episode one, on random draws and on draws at the cdf
 // edges, in batches of every remainder length.
 TEST(Sampler, BatchedDecisionAgreesWithOneByOne) {

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Write random answers shaped like hand-written ones, for differential runs against the
 Python grader (bench/compare_python.sh): a few hidden units, sparse W1 rows (often a single
-unit per input), slices and single elements, zeros of both signs, tiny and large values.
+unit per input), slices and single elements, zeros of both signs, tiny and large values; one
+answer in five sets no W1 weight, so that its logits are constant.
 
 usage: python3 bench/random_answers.py OUT_DIR COUNT [SEED]
 Writes OUT_DIR/<k>/<game>.md and OUT_DIR/<k>/synth/<game>.md for k in 0..COUNT-1 and the
@@ -51,6 +52,11 @@ def answer(rng: random.Random) -> str:
             lines.append(f"b2[{target}] = {value(rng)}")
     if rng.random() < 0.5:
         lines.append(f"b3[{rng.randrange(6)}] = {value(rng)}")
+    if rng.random() < 0.2:
+        # Biases carried through W2 and W3 but no W1: the same logits at every step, which the
+        # engine samples from one precomputed cdf.
+        lines = [line for line in lines if not line.startswith("W1[")]
+        lines += [f"b1[{unit}] = {value(rng)}" for unit in units1]
     rng.shuffle(lines)
     return "A random policy.\n\n```edits\n" + "\n".join(lines) + "\n```\n"
 

@@ -70,7 +70,7 @@ std::size_t numpy_tanh_avx512(const float* input, float* output, std::size_t cou
 #endif
 
 // Element by element with the kernel of `level`, which the caller has checked.
-void numpy_tanh_unchecked(std::span<const float> input, std::span<float> output, SimdLevel level) {
+void numpy_tanh_unchecked(std::span<const float> input, std::span<float> output, [[maybe_unused]] SimdLevel level) {
   const std::size_t count = input.size();
   std::size_t i = 0;
 #if WEIGHTSPACE_SIMD_AVX512

@@ -10,6 +10,10 @@
 #include <limits>
 #include <stdexcept>
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 namespace weightspace {
 
 ActionDistribution action_distribution(const Logits& logits) {
@@ -111,6 +115,43 @@ int action_for_uniform(const Logits& logits, double uniform) {
 
 }  // namespace detail
 
+// The logits of eight episodes as six columns (column[k] lane n = rows[n][k]), and their draws
+// as floats. With AVX2: eight loads of six lanes (none reads past a row) and a transpose in
+// registers; writing the columns to memory lane by lane and loading them whole would stall
+// every load until its eight stores had reached the cache.
+[[gnu::always_inline]] inline void load_group(const Logits* rows, const double* uniforms, Float8 column[kActionCount],
+                                              Float8& draws) {
+#if defined(__AVX2__)
+  const __m256i six = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, 0, 0);
+  __m256 r[8];
+  for (int n = 0; n < 8; ++n) r[n] = _mm256_maskload_ps(rows[n].data(), six);
+  __m256 pairs[8];  // pairs[2m], pairs[2m+1]: rows 2m and 2m+1 interleaved (low, high halves)
+  for (int m = 0; m < 4; ++m) {
+    pairs[2 * m] = _mm256_unpacklo_ps(r[2 * m], r[2 * m + 1]);
+    pairs[2 * m + 1] = _mm256_unpackhi_ps(r[2 * m], r[2 * m + 1]);
+  }
+  // quads[4h + j]: column j (and j + 4 in the upper half) of rows 4h .. 4h+3.
+  __m256 quads[8];
+  for (int h = 0; h < 2; ++h) {
+    const __m256* p = pairs + 4 * h;
+    quads[4 * h + 0] = _mm256_shuffle_ps(p[0], p[2], 0x44);
+    quads[4 * h + 1] = _mm256_shuffle_ps(p[0], p[2], 0xEE);
+    quads[4 * h + 2] = _mm256_shuffle_ps(p[1], p[3], 0x44);
+    quads[4 * h + 3] = _mm256_shuffle_ps(p[1], p[3], 0xEE);
+  }
+  for (int k = 0; k < 4; ++k) column[k] = Float8(_mm256_permute2f128_ps(quads[k], quads[4 + k], 0x20));
+  for (int k = 4; k < kActionCount; ++k) {
+    column[k] = Float8(_mm256_permute2f128_ps(quads[k - 4], quads[k], 0x31));
+  }
+  draws = Float8(_mm256_set_m128(_mm256_cvtpd_ps(_mm256_loadu_pd(uniforms + 4)), _mm256_cvtpd_ps(_mm256_loadu_pd(uniforms))));
+#else
+  for (int k = 0; k < kActionCount; ++k) {
+    for (int n = 0; n < 8; ++n) column[k][n] = rows[n][static_cast<std::size_t>(k)];
+  }
+  for (int n = 0; n < 8; ++n) draws[n] = static_cast<float>(uniforms[n]);
+#endif
+}
+
 void actions_for_draws(std::span<const Logits> logits, std::span<const double> uniforms, std::span<int> actions) {
   if (uniforms.size() != logits.size() || actions.size() != logits.size()) {
     throw std::invalid_argument("actions_for_draws: size mismatch");
@@ -120,16 +161,9 @@ void actions_for_draws(std::span<const Logits> logits, std::span<const double> u
   // action_for_uniform's arithmetic, lane n doing episode b + n: the same float operations in
   // the same order, so the same decisions.
   for (; b + kLanes <= logits.size(); b += kLanes) {
-    alignas(32) float transposed[kActionCount][kLanes];
-    alignas(32) float draws[kLanes];
-    for (std::size_t n = 0; n < kLanes; ++n) {
-      for (std::size_t k = 0; k < kActionCount; ++k) transposed[k][n] = logits[b + n][k];
-      draws[n] = static_cast<float>(uniforms[b + n]);
-    }
     Float8 column[kActionCount];
-    for (int k = 0; k < kActionCount; ++k) std::memcpy(&column[k], transposed[k], sizeof(Float8));
     Float8 threshold;
-    std::memcpy(&threshold, draws, sizeof(Float8));
+    load_group(logits.data() + b, uniforms.data() + b, column, threshold);
     Float8 maximum = column[0];
     for (int k = 1; k < kActionCount; ++k) maximum = column[k] > maximum ? column[k] : maximum;
     Float8 cumulative[kActionCount];
@@ -145,8 +179,9 @@ void actions_for_draws(std::span<const Logits> logits, std::span<const double> u
       const Float8 distance = cumulative[k] - threshold;
       clear &= (distance > margin) | (-distance > margin);
     }
+    std::memcpy(actions.data() + b, &action, sizeof action);
     for (std::size_t n = 0; n < kLanes; ++n) {
-      actions[b + n] = clear[n] != 0 ? action[n] : exact_action(logits[b + n], uniforms[b + n]);
+      if (clear[n] == 0) [[unlikely]] actions[b + n] = exact_action(logits[b + n], uniforms[b + n]);
     }
   }
   for (; b < logits.size(); ++b) actions[b] = detail::action_for_uniform(logits[b], uniforms[b]);

@@ -115,6 +115,8 @@ int action_for_uniform(const Logits& logits, double uniform) {
 
 }  // namespace detail
 
+namespace {
+
 // The logits of eight episodes as six columns (column[k] lane n = rows[n][k]), and their draws
 // as floats. With AVX2: eight loads of six lanes (none reads past a row) and a transpose in
 // registers; writing the columns to memory lane by lane and loading them whole would stall
@@ -151,6 +153,8 @@ int action_for_uniform(const Logits& logits, double uniform) {
   for (int n = 0; n < 8; ++n) draws[n] = static_cast<float>(uniforms[n]);
 #endif
 }
+
+}  // namespace
 
 void actions_for_draws(std::span<const Logits> logits, std::span<const double> uniforms, std::span<int> actions) {
   if (uniforms.size() != logits.size() || actions.size() != logits.size()) {

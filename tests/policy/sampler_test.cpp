@@ -113,34 +113,36 @@ TEST(Sampler, FastDecisionAgreesWithExactDistribution) {
   }
 }
 
-// Draws on and next to every cdf edge, where the approximate softmax cannot decide and the
-// exact one must be used.
+// The draws where deciding an action is hardest: 0, and on and next to every cdf edge, those
+// random_sample() can return (it draws from [0, 1)).
+std::vector<double> draws_at_edges(const ActionDistribution& distribution) {
+  std::vector<double> draws{0.0};
+  for (const double edge : distribution.cdf) {
+    for (const double u : {edge, std::nextafter(edge, 0.0), std::nextafter(edge, 1.0), edge - 1e-12, edge + 1e-12}) {
+      if (u >= 0.0 && u < 1.0) draws.push_back(u);
+    }
+  }
+  return draws;
+}
+
+// Where the approximate softmax cannot decide, the exact one must be used.
 TEST(Sampler, FastDecisionAgreesAtCdfEdges) {
   std::mt19937 generator(777);
   for (int i = 0; i < 20000; ++i) {
     const Logits logits = random_logits(generator);
-    const ActionDistribution distribution = action_distribution(logits);
-    for (const double edge : distribution.cdf) {
-      for (const double u : {edge, std::nextafter(edge, 0.0), std::nextafter(edge, 1.0), edge - 1e-12, edge + 1e-12}) {
-        if (!(u >= 0.0 && u < 1.0)) continue;  // random_sample() draws from [0, 1)
-        ASSERT_EQ(detail::action_for_uniform(logits, u), exact_action(logits, u)) << i << " u " << u;
-      }
+    for (const double u : draws_at_edges(action_distribution(logits))) {
+      ASSERT_EQ(detail::action_for_uniform(logits, u), exact_action(logits, u)) << i << " u " << u;
     }
   }
 }
 
-// The engine's lookup for constant logits, on the same draws: at, just below and just above
-// every edge, and at 0.
+// The engine's lookup for constant logits.
 TEST(Sampler, DistributionActionIsSearchRight) {
   std::mt19937 generator(31337);
   for (int i = 0; i < 20000; ++i) {
-    const Logits logits = random_logits(generator);
-    const ActionDistribution distribution = action_distribution(logits);
-    for (const double edge : distribution.cdf) {
-      for (const double u : {0.0, edge, std::nextafter(edge, 0.0), std::nextafter(edge, 1.0)}) {
-        if (!(u >= 0.0 && u < 1.0)) continue;
-        ASSERT_EQ(distribution.action(u), RandomState::search_right(distribution.cdf, u)) << i << " u " << u;
-      }
+    const ActionDistribution distribution = action_distribution(random_logits(generator));
+    for (const double u : draws_at_edges(distribution)) {
+      ASSERT_EQ(distribution.action(u), RandomState::search_right(distribution.cdf, u)) << i << " u " << u;
     }
   }
 }

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // parse_answer on realistic answers: every W1 element assigned one by one (19,200 statements,
 // the largest answer a model plausibly writes), once tersely (about 0.4 MB) and once the way an
-// LLM writes it, with full float64 reprs and a comment on every line (about 1 MB).
+// LLM writes it, with full float64 reprs and a comment on every line (about 1 MB). Also the
+// fence scan and the trajectory reader on hostile and large inputs: their bytes/s should not
+// fall as the input grows (linear time; the unit tests check only their outcomes).
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <exception>
 #include <string>
 
 #include "games/random_state.hpp"
 #include "parser/answer.hpp"
+#include "parser/fence.hpp"
+#include "parser/trajectory.hpp"
 
 namespace {
 
@@ -65,5 +70,54 @@ BENCHMARK(BM_ParseElementByElement)->Unit(benchmark::kMillisecond);
 
 void BM_ParseElementByElementVerbose(benchmark::State& state) { run(state, verbose_answer()); }
 BENCHMARK(BM_ParseElementByElementVerbose)->Unit(benchmark::kMillisecond);
+
+std::string repeated(const std::string& unit, std::size_t size) {
+  std::string text;
+  while (text.size() < size) text += unit;
+  return text;
+}
+
+// Inputs that make a backtracking regex quadratic (Python's re is, on case 0), at 1 and 4 MiB.
+std::string hostile_answer(std::int64_t kind, std::size_t size) {
+  switch (kind) {
+    case 0: return "```edits" + repeated(" \n", size);
+    case 1: return repeated("```edits\n", size);
+    case 2: return std::string(size, '`');
+    default: return repeated("```edits\u3000\u2028", size);
+  }
+}
+
+void BM_LastEditsBlockHostile(benchmark::State& state) {
+  const std::string answer = hostile_answer(state.range(0), static_cast<std::size_t>(state.range(1)) << 20);
+  for (auto _ : state) benchmark::DoNotOptimize(last_edits_block(answer));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * answer.size()));
+}
+BENCHMARK(BM_LastEditsBlockHostile)->ArgsProduct({{0, 1, 2, 3}, {1, 4}})->Unit(benchmark::kMillisecond);
+
+// A 4 or 16 MiB assistant string; a million null steps (AttributeError in the grader); a
+// million nulls in a user message's content list.
+std::string large_trajectory(std::int64_t kind, std::size_t size) {
+  switch (kind) {
+    case 0:
+      return R"({"steps": [{"messages": [{"role": "assistant", "content": ")" + std::string(size, 'x') + "\"}]}]}";
+    case 1: return R"({"steps": [)" + repeated("null,", size) + "{}]}";
+    default:
+      return R"({"steps": [{"messages": [{"role": "user", "content": [)" + repeated("null,", size) +
+             R"({"text": "a"}]}]}]})";
+  }
+}
+
+void BM_AssistantAnswerLarge(benchmark::State& state) {
+  const std::string document = large_trajectory(state.range(0), static_cast<std::size_t>(state.range(1)) << 20);
+  for (auto _ : state) {
+    try {
+      benchmark::DoNotOptimize(assistant_answer(document));
+    } catch (const std::exception&) {
+      // case 1 raises, as the grader does; the time to find that out is what is measured
+    }
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * document.size()));
+}
+BENCHMARK(BM_AssistantAnswerLarge)->ArgsProduct({{0, 1, 2}, {4, 16}})->Unit(benchmark::kMillisecond);
 
 }  // namespace

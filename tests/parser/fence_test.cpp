@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "parser/fence.hpp"
 
-#include <chrono>
 #include <map>
 #include <string>
 
@@ -79,35 +78,31 @@ TEST(Fence, AnyBytesAreSafe) {
   EXPECT_FALSE(last_edits_block("``").has_value());
 }
 
-// The scan is linear: each of these 1 MiB answers, built to make a backtracking regex engine
-// quadratic, takes milliseconds. The bound is generous so that sanitizer builds pass too.
-TEST(Fence, HostileInputStaysLinear) {
+// 1 MiB answers built to make a backtracking regex engine quadratic (Python's own re is, on
+// "```edits" followed by " \n" repeated). The outcomes are those of the grader's regex (checked
+// with Python on 8 KiB versions); how fast the scan is, is measured by parser_bench
+// (BM_LastEditsBlockHostile), not here.
+TEST(Fence, HostileInputs) {
   constexpr std::size_t kSize = std::size_t{1} << 20;
   const auto repeat = [&](const std::string& unit) {
     std::string text;
     while (text.size() < kSize) text += unit;
     return text;
   };
-  const std::string hostile[] = {
+  const std::string without_block[] = {
       std::string(kSize, '`'),
       repeat("```edits"),
-      repeat("```edits\n"),
-      repeat("```edits \n"),
       "```edits" + std::string(kSize, ' '),
       "```edits" + repeat(" \n"),
       "```edits\n" + std::string(kSize, '`').substr(0, 2) + std::string(kSize, 'x'),
       repeat("``\n"),
       repeat("```EDIT"),
-      repeat("```edits\u3000\u2028"),
+      repeat("```edits\u3000\u2028"),  // \s takes both, but no "\n" follows
   };
-  for (const std::string& answer : hostile) {
-    const auto start = std::chrono::steady_clock::now();
-    (void)last_edits_block(answer);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    EXPECT_LT(seconds, 2.0) << answer.substr(0, 20);
-  }
+  for (const std::string& answer : without_block) EXPECT_FALSE(last_edits_block(answer).has_value()) << answer.substr(0, 20);
   // Repeated ```edits\n tags pair up as empty blocks; the last complete pair wins.
   EXPECT_EQ(last_edits_block(repeat("```edits\n")).value(), "");
+  EXPECT_EQ(last_edits_block(repeat("```edits \n")).value(), "");
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "parser/trajectory.hpp"
 
-#include <chrono>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -164,23 +163,22 @@ TEST(Trajectory, SizeLimit) {
   EXPECT_EQ(raised_by(text).kind, "JSONDecodeError");  // only whitespace: "Expecting value"
 }
 
-// Reading is linear: a 16 MiB answer string and a million steps each take well under a second.
-TEST(Trajectory, LargeDocumentsAreFast) {
+// Large documents read completely, with the grader's outcome: a 16 MiB answer string, a
+// million null steps before an empty one (Python's `step.get` on None raises), and a million
+// nulls in a user message's content list (skipped by role, so the answer is ""). How fast they
+// read is measured by parser_bench (BM_AssistantAnswerLarge), not here.
+TEST(Trajectory, LargeDocuments) {
   const std::string content(std::size_t{16} << 20, 'x');
   std::string steps;
   for (int i = 0; i < 1'000'000; ++i) steps += "null,";
-  const std::string documents[] = {
-      R"({"steps": [{"messages": [{"role": "assistant", "content": ")" + content + "\"}]}]}",
-      R"({"steps": [)" + steps + "{}]}",
-      R"({"steps": [{"messages": [{"role": "user", "content": [)" + steps + R"({"text": "a"}]}]}]})",
-  };
-  for (const std::string& document : documents) {
-    const auto start = std::chrono::steady_clock::now();
-    (void)raised_by(document);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    EXPECT_LT(seconds, 5.0);
-  }
-  EXPECT_EQ(assistant_answer(documents[0]).size(), content.size());
+  const std::string answer_document =
+      R"({"steps": [{"messages": [{"role": "assistant", "content": ")" + content + "\"}]}]}";
+  EXPECT_EQ(assistant_answer(answer_document).size(), content.size());
+  EXPECT_EQ(raised_by(R"({"steps": [)" + steps + "{}]}").kind, "AttributeError");
+  const std::string user_document =
+      R"({"steps": [{"messages": [{"role": "user", "content": [)" + steps + R"({"text": "a"}]}]}]})";
+  EXPECT_EQ(raised_by(user_document).kind, "");
+  EXPECT_EQ(assistant_answer(user_document), "");
 }
 
 }  // namespace

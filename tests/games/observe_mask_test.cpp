@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Observing only the inputs a policy reads (an InputMask) lists exactly those inputs of the
+// game's painted cells that are in the mask, on every game, whatever channels it leaves out.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iterator>
+#include <random>
+#include <set>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "games/cells.hpp"
+#include "games/environment.hpp"
+#include "games/registry.hpp"
+#include "listed_inputs.hpp"
+
+namespace weightspace {
+namespace {
+
+using testing::listed;
+
+// Every subset of the six output channels over all cells, then random scatterings of inputs.
+std::vector<InputMask> masks() {
+  std::vector<InputMask> result;
+  for (unsigned channels = 0; channels < 64; ++channels) {
+    InputMask mask;
+    for (int input = 0; input < kInputs; ++input) {
+      if ((channels >> (input % kObservationChannels)) & 1U) mask.set(input);
+    }
+    result.push_back(mask);
+  }
+  std::mt19937 generator(17);
+  for (int k = 0; k < 16; ++k) {
+    std::bernoulli_distribution keep(0.05 * (k + 1));
+    InputMask mask;
+    for (int input = 0; input < kInputs; ++input) {
+      if (keep(generator)) mask.set(input);
+    }
+    result.push_back(mask);
+  }
+  return result;
+}
+
+// The observation straight from the game's cells, through nothing but the channel table.
+template <Game G>
+std::set<int> painted_inputs(const G& game) {
+  std::set<int> inputs;
+  game.paint([&](int y, int x, int channel) {
+    for (int output = 0; output < kObservationChannels; ++output) {
+      if ((G::observation_masks[channel] >> output) & 1U) {
+        inputs.insert((wrap_axis(y) * kGridSize + wrap_axis(x)) * kObservationChannels + output);
+      }
+    }
+  });
+  return inputs;
+}
+
+template <Game G>
+void expect_masked_observations_filter_the_full_one() {
+  const std::vector<InputMask> selections = masks();
+  RandomState actions(99);
+  Environment<G> env;
+  int steps = 0;
+  // Whole episodes (up to 400 steps each) until 2000 states have been observed.
+  for (int episode = 0; steps < 2000; ++episode) {
+    env.start_episode(static_cast<std::uint32_t>(1729 + episode));
+    for (int step = 0; step < 400; ++step, ++steps) {
+      const std::set<int> full = painted_inputs(env.game());
+      for (std::size_t m = 0; m < selections.size(); ++m) {
+        std::vector<int> want;
+        std::ranges::copy_if(full, std::back_inserter(want), [&](int input) { return selections[m].test(input); });
+        ActiveInputs masked;
+        observe_painted(env.game(), masked, selections[m]);
+        ASSERT_EQ(listed(masked), want) << G::name << " episode " << episode << " step " << step << " mask " << m;
+      }
+      if (env.act(static_cast<int>(actions.randint(6))).terminal) break;
+    }
+  }
+}
+
+TEST(ObservePainted, MaskedEqualsTheFullObservationFiltered) {
+  std::apply([](const auto&... entry) {
+    (expect_masked_observations_filter_the_full_one<typename std::remove_cvref_t<decltype(entry)>::type>(), ...);
+  }, kRegisteredGames);
+}
+
+}  // namespace
+}  // namespace weightspace

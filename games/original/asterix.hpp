@@ -127,15 +127,20 @@ class Asterix {
     RowTriples rows;
     const int player_row = wrap_axis(state_.player_y);
     rows.set(player_row, 0, player_row * kRowInputs + wrap_axis(state_.player_x) * kObservationChannels);
+    // Arithmetic selects, not branches: whether a slot holds an entity, its direction and its
+    // trail differ from episode to episode of a batch, and branches on them mispredict.
     for (int slot = 0; slot < kSlots; ++slot) {
       const Entity& entity = state_.entities[static_cast<std::size_t>(slot)];
       const int row = slot + 1;
       const int base = row * kRowInputs;
-      const int back_x = trail_column(entity);
-      const bool trail = entity.present && back_x >= 0;
-      rows.set(row, 1, entity.present ? base + wrap_axis(entity.x) * kObservationChannels + (entity.gold ? 2 : 1)
-                                      : RowTriples::kNone);
-      rows.set(row, 2, trail ? base + back_x * kObservationChannels + 4 : RowTriples::kNone);
+      const int x = entity.x;
+      const int back_x = x + 1 - 2 * static_cast<int>(entity.moving_right);
+      const unsigned present = entity.present;
+      const unsigned trail = present & static_cast<unsigned>(static_cast<unsigned>(back_x) <= 9U);
+      const int column = x + (kGridSize & -static_cast<int>(x < 0));  // wrap_axis
+      const int cell = base + column * kObservationChannels + 1 + static_cast<int>(entity.gold);
+      rows.set(row, 1, select(present, cell));
+      rows.set(row, 2, select(trail, base + back_x * kObservationChannels + 4));
     }
     rows.write(out);
   }
@@ -146,6 +151,11 @@ class Asterix {
   void restore(const State& state) { state_ = state; }
 
  private:
+  // `input` when `on` (0 or 1), else RowTriples::kNone.
+  static constexpr int select(unsigned on, int input) {
+    return RowTriples::kNone ^ ((RowTriples::kNone ^ input) & -static_cast<int>(on));
+  }
+
   // The cell behind an entity, or -1 when it is off the grid: unlike freeway's, the trail is
   // dropped (not wrapped).
   static constexpr int trail_column(const Entity& entity) {

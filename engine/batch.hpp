@@ -70,6 +70,10 @@ class Batch {
   // Plays episodes taken from `episodes` until it runs dry and writes episode i's result to
   // results[i]. Several batches (threads) may share one EpisodeQueue.
   void run(const Policy& policy, EpisodeQueue& episodes, std::span<EpisodeResult> results, bool track_margins) {
+    // A run cut short by an exception (a GameError) may have left episodes waiting to start.
+    starting_.clear();
+    starting_indices_.clear();
+    starting_slots_.clear();
     std::size_t running = 0;
     // A slot whose episode ended waits until a full seeding group has gathered (or nothing
     // else runs, or the queue is empty), so that the generators of a group are seeded side by

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include "games/registry.hpp"
 #include "golden_weights.hpp"
 #include "policy/policy.hpp"
@@ -74,6 +76,60 @@ TEST(Scheduler, MarginTrackingDoesNotChangeResults) {
     EXPECT_EQ(plain[i].score, tracked[i].score);
     EXPECT_EQ(plain[i].length, tracked[i].length);
     EXPECT_LT(tracked[i].min_margin, 1.0);
+  }
+}
+
+// A game whose episodes last 3 to 22 steps (drawn at reset), paying the action as reward, and
+// which can be told to raise GameError on the second step of the episodes of one length, once
+// a hundred episodes have started (so that others are part-way and waiting to start then).
+struct Faulty {
+  static constexpr std::string_view name = "faulty";
+  static constexpr int channels = 1;
+  static constexpr std::array<std::uint8_t, 1> observation_masks = {1};
+  static inline std::int64_t failing_length = 0;  // 0: never raise
+  static inline std::atomic<int> resets{0};
+
+  explicit Faulty(bool) {}
+  void reset(RandomState& random) {
+    length_ = 3 + random.randint(20);
+    step_ = 0;
+    resets.fetch_add(1, std::memory_order_relaxed);
+  }
+  StepResult act(int action, RandomState&) {
+    ++step_;
+    if (length_ == failing_length && step_ == 2 && resets.load(std::memory_order_relaxed) > 100) {
+      throw GameError("IndexError", "faulty: told to fail");
+    }
+    return {action, step_ >= length_};
+  }
+  template <class Cell>
+  void paint(Cell&& cell) const {
+    cell(static_cast<int>(step_ % 10), static_cast<int>(length_ % 10), 0);
+  }
+
+ private:
+  std::int64_t length_ = 0;
+  std::int64_t step_ = 0;
+};
+
+// A grade that fails part-way (episodes started, others waiting to be seeded) leaves nothing
+// behind in the threads' reusable batches: the next grade on the same threads is exact.
+TEST(Scheduler, BatchesAreReusableAfterAGameError) {
+  const Weights weights = testing::golden_weight_set(0);
+  for (const int threads : {1, 2}) {
+    std::vector<EpisodeResult> before(300), after(300);
+    Faulty::failing_length = 0;
+    run_episodes<Faulty>(weights, before, RunOptions{threads, 32, false});
+    Faulty::failing_length = 17;
+    Faulty::resets = 0;
+    std::vector<EpisodeResult> failed(300);
+    EXPECT_THROW(run_episodes<Faulty>(weights, failed, RunOptions{threads, 32, false}), GameError);
+    Faulty::failing_length = 0;
+    run_episodes<Faulty>(weights, after, RunOptions{threads, 32, false});
+    for (std::size_t i = 0; i < before.size(); ++i) {
+      ASSERT_EQ(after[i].score, before[i].score) << "threads " << threads << " episode " << i;
+      ASSERT_EQ(after[i].length, before[i].length) << "threads " << threads << " episode " << i;
+    }
   }
 }
 

@@ -45,12 +45,12 @@ class EpisodeQueue {
 
 // B episodes of one game stepped in lockstep: one batched forward pass of the Policy over the
 // running slots' observations, each slot's action draw, one batched sampling pass, then slot
-// by slot: act, and observe the new state at once, while it is in the cache (about 3% a
-// step; a slot is also observed when its episode starts). When the logits are constant,
-// neither observing nor the forward pass runs, and each
-// draw is looked up in the one exact cdf. A slot whose episode ends takes the next
-// episode of the queue. Every slot owns its episode's generators, so the results are those
-// of run_episode() whatever B is. All buffers are sized once, in the constructor.
+// by slot: act, and observe the new state at once, while it is still in the cache (2-10% a
+// step over a separate pass; a slot is also observed when its episode starts). When the
+// logits are constant, neither observing nor the forward pass runs, and each draw is looked
+// up in the one exact cdf. A slot whose episode ends takes the next episode of the queue.
+// Every slot owns its episode's generators, so the results are those of run_episode()
+// whatever B is. All buffers are sized once, in the constructor.
 template <Game G>
 class Batch {
  public:

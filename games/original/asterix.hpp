@@ -133,12 +133,10 @@ class Asterix {
       const Entity& entity = state_.entities[static_cast<std::size_t>(slot)];
       const int row = slot + 1;
       const int base = row * kRowInputs;
-      const int x = entity.x;
-      const int back_x = x + 1 - 2 * static_cast<int>(entity.moving_right);
+      const int back_x = trail_column(entity);
       const unsigned present = entity.present;
-      const unsigned trail = present & static_cast<unsigned>(static_cast<unsigned>(back_x) <= 9U);
-      const int column = x + (kGridSize & -static_cast<int>(x < 0));  // wrap_axis
-      const int cell = base + column * kObservationChannels + 1 + static_cast<int>(entity.gold);
+      const unsigned trail = present & static_cast<unsigned>(back_x >= 0);
+      const int cell = base + wrap_axis(entity.x) * kObservationChannels + 1 + static_cast<int>(entity.gold);
       rows.set(row, 1, select(present, cell));
       rows.set(row, 2, select(trail, base + back_x * kObservationChannels + 4));
     }
@@ -157,10 +155,10 @@ class Asterix {
   }
 
   // The cell behind an entity, or -1 when it is off the grid: unlike freeway's, the trail is
-  // dropped (not wrapped).
+  // dropped (not wrapped). Arithmetic, not branches (see write_observation).
   static constexpr int trail_column(const Entity& entity) {
-    const int back_x = entity.moving_right ? entity.x - 1 : entity.x + 1;
-    return back_x >= 0 && back_x <= 9 ? back_x : -1;
+    const int back_x = entity.x + 1 - 2 * static_cast<int>(entity.moving_right);
+    return back_x | -static_cast<int>(static_cast<unsigned>(back_x) > 9U);
   }
 
   // The player and entity are known to share the row; only the column decides.

@@ -72,9 +72,7 @@ class Batch {
   // results[i]. Several batches (threads) may share one EpisodeQueue.
   void run(const Policy& policy, EpisodeQueue& episodes, std::span<EpisodeResult> results, bool track_margins) {
     // A run cut short by an exception (a GameError) may have left episodes waiting to start.
-    starting_.clear();
-    starting_indices_.clear();
-    starting_slots_.clear();
+    clear_pending();
     std::size_t running = 0;
     // A slot whose episode ended waits until a full seeding group has gathered (or nothing
     // else runs, or the queue is empty), so that the generators of a group are seeded side by
@@ -99,9 +97,7 @@ class Batch {
         running_[running] = slot;
         observe_into(running++);
       }
-      starting_.clear();
-      starting_indices_.clear();
-      starting_slots_.clear();
+      clear_pending();
     };
     // Takes the next episode for `slot`; false (and the slot retires) once the queue is empty.
     EpisodeQueue::Run taken;
@@ -165,6 +161,12 @@ class Batch {
   }
 
  private:
+  void clear_pending() {
+    starting_.clear();
+    starting_indices_.clear();
+    starting_slots_.clear();
+  }
+
   struct Slot {
     EpisodeState<G> episode;
     std::int64_t index = 0;

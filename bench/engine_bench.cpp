@@ -42,9 +42,11 @@ void BM_Episodes(benchmark::State& state) {
                           : state.range(2) == 1 ? bench::dense_weights()
                                                 : example_weights<G>();
   std::vector<EpisodeResult> results(static_cast<std::size_t>(state.range(0)));
+  RunOptions options;  // the grade's default batch size
+  options.threads = static_cast<int>(state.range(1));
   std::int64_t steps = 0;
   for (auto _ : state) {
-    run_episodes<G>(weights, results, RunOptions{static_cast<int>(state.range(1)), 64, false});
+    run_episodes<G>(weights, results, options);
     for (const EpisodeResult& result : results) steps += result.length;
   }
   state.counters["steps/s"] = benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kIsRate);

@@ -7,31 +7,15 @@
 #include <oneapi/tbb/parallel_for.h>
 
 #include <atomic>
-#include <fstream>
-#include <sstream>
-#include <stdexcept>
-#include <string>
 
 #include "bench_weights.hpp"
+#include "example_answers.hpp"
 #include "engine/scheduler.hpp"
 #include "games/registry.hpp"
-#include "parser/answer.hpp"
 
 namespace {
 
 using namespace weightspace;
-
-// The weights of examples/answers/<game>.md, a hand-written answer like the ones graded.
-template <Game G>
-Weights example_weights() {
-  const std::string path = std::string(WEIGHTSPACE_EXAMPLES_DIR "/answers/") + std::string(G::name) + ".md";
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  ParsedAnswer parsed = parse_answer(text.str());
-  if (!file || !parsed.success) throw std::runtime_error("engine_bench: cannot use " + path);
-  return std::move(parsed.weights);
-}
 
 // Arguments: episodes, threads, weights (0 = all zero, 1 = dense random, 2 = the game's
 // example answer). All-zero weights need no forward pass (policy/policy.hpp); dense weights
@@ -40,7 +24,7 @@ template <Game G>
 void BM_Episodes(benchmark::State& state) {
   const Weights weights = state.range(2) == 0   ? Weights{}
                           : state.range(2) == 1 ? bench::dense_weights()
-                                                : example_weights<G>();
+                                                : bench::example_weights<G>();
   std::vector<EpisodeResult> results(static_cast<std::size_t>(state.range(0)));
   RunOptions options;  // the grade's default batch size
   options.threads = static_cast<int>(state.range(1));

@@ -6,15 +6,13 @@
 // usage: input_stats [EPISODES]   (default 1000, as the grader)
 #include <charconv>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include "engine/episode.hpp"
+#include "example_answers.hpp"
 #include "games/registry.hpp"
-#include "parser/answer.hpp"
 #include "policy/policy.hpp"
 
 namespace {
@@ -23,14 +21,10 @@ using namespace weightspace;
 
 template <Game G>
 void report(int episodes) {
-  const std::string path = std::string(WEIGHTSPACE_EXAMPLES_DIR "/answers/") + std::string(G::name) + ".md";
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  const ParsedAnswer parsed = parse_answer(text.str());
-  if (!file || !parsed.success) throw std::runtime_error("input_stats: cannot use " + path);
-  const Policy policy(parsed.weights);
-  if (policy.constant_logits()) throw std::runtime_error("input_stats: " + path + " ignores its observation");
+  const Policy policy(bench::example_weights<G>());
+  if (policy.constant_logits()) {
+    throw std::runtime_error("the example answer of " + std::string(G::name) + " ignores its observation");
+  }
 
   std::int64_t steps = 0, listed = 0, read = 0, unchanged = 0;
   for (int index = 0; index < episodes; ++index) {
@@ -82,7 +76,7 @@ int main(int argc, char** argv) {
     report<Seaquest>(episodes);
     report<SpaceInvaders>(episodes);
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "%s\n", error.what());
+    std::fprintf(stderr, "input_stats: %s\n", error.what());
     return 1;
   }
 }

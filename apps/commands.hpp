@@ -11,6 +11,7 @@ void add_replay_command(CLI::App& app);
 void add_episode_command(CLI::App& app);
 void add_parse_command(CLI::App& app);
 void add_grade_command(CLI::App& app);
+void add_batch_command(CLI::App& app);
 void add_verify_command(CLI::App& app);
 void add_games_command(CLI::App& app);
 void add_conform_command(CLI::App& app);

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "weightspace 0.1.0");
   weightspace::app::add_grade_command(app);
+  weightspace::app::add_batch_command(app);
   weightspace::app::add_verify_command(app);
   weightspace::app::add_parse_command(app);
   weightspace::app::add_episode_command(app);
@@ -28,7 +29,12 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    return app.exit(error);
+    // Help and --version exit 0; every mistake in the call exits 2, as scripts expect.
+    const int status = app.exit(error);
+    return status == 0 ? 0 : 2;
+  } catch (const weightspace::app::UsageError& error) {
+    spdlog::error("{}", error.what());
+    return 2;
   } catch (const weightspace::app::CommandError& error) {
     spdlog::error("{}", error.what());
     return 1;

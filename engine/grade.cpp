@@ -6,7 +6,6 @@
 
 #include "engine/numpy_mean.hpp"
 #include "games/registry.hpp"
-#include "parser/answer.hpp"
 
 namespace weightspace {
 
@@ -17,68 +16,85 @@ namespace {
 double python_max(double a, double b) { return b > a ? b : a; }
 double python_min(double a, double b) { return b < a ? b : a; }
 
-Reward failure(const GradeRequest& request, std::string kind, std::string message) {
-  Reward reward;
-  reward.game = request.game;
-  reward.source = request.source;
-  reward.episodes = request.episodes;
-  reward.error_kind = std::move(kind);
-  reward.error = std::move(message);
-  return reward;
+Rollout failed_rollout(std::string kind, std::string message) {
+  Rollout rollout;
+  rollout.error_kind = std::move(kind);
+  rollout.error = std::move(message);
+  return rollout;
 }
 
 }  // namespace
 
-Grade grade(const GradeRequest& request, std::string_view answer) {
-  Grade result;
-  const ParsedAnswer parsed = parse_answer(answer);
-  if (!parsed.success) {
-    result.reward = failure(request, parsed.error->kind(), parsed.error->what());
-    return result;
-  }
+Reward failed_reward(const GradeRequest& request, const EditError& error) {
+  Reward reward;
+  reward.game = request.game;
+  reward.source = request.source;
+  reward.episodes = request.episodes;
+  reward.error_kind = error.kind();
+  reward.error = error.what();
+  return reward;
+}
+
+Rollout play(const Weights& weights, const GradeRequest& request, std::vector<EpisodeResult>& episodes) {
+  episodes.clear();
   if (request.episodes > kMaxEpisodes) {
-    result.reward = failure(request, "ValueError", "episodes must be at most " + std::to_string(kMaxEpisodes) +
-                                                       " (numpy seeds are 32-bit)");
-    return result;
+    return failed_rollout("ValueError",
+                          "episodes must be at most " + std::to_string(kMaxEpisodes) + " (numpy seeds are 32-bit)");
   }
-  double score_cap = 0.0;
+  Rollout rollout;
   const std::size_t count = request.episodes > 0 ? static_cast<std::size_t>(request.episodes) : 0;
-  result.episodes.resize(count);
+  episodes.resize(count);
   bool known = false;
   try {
     known = with_game(request.source, request.game, [&](const auto& entry) {
-      score_cap = entry.score_cap;
-      run_episodes<typename std::remove_cvref_t<decltype(entry)>::type>(parsed.weights, result.episodes, request.run);
+      rollout.score_cap = entry.score_cap;
+      run_episodes<typename std::remove_cvref_t<decltype(entry)>::type>(weights, episodes, request.run);
     });
   } catch (const GameError& error) {
     // MinAtar itself would raise here and the Python grader would crash.
-    result.episodes.clear();
-    result.reward = failure(request, error.kind(), error.what());
-    return result;
+    episodes.clear();
+    return failed_rollout(error.kind(), error.what());
   }
   if (!known) {
-    result.episodes.clear();
+    episodes.clear();
     // verify.make_environment fails to import the game's module (caught by grade_answer).
-    result.reward = failure(request, "ModuleNotFoundError",
-                            "unknown game '" + request.source + "/" + request.game + "' (see `weightspace games`)");
-    return result;
+    return failed_rollout("ModuleNotFoundError",
+                          "unknown game '" + request.source + "/" + request.game + "' (see `weightspace games`)");
   }
   std::vector<double> scores(count), lengths(count);
   for (std::size_t i = 0; i < count; ++i) {
-    scores[i] = result.episodes[i].score;
-    lengths[i] = static_cast<double>(result.episodes[i].length);
+    scores[i] = episodes[i].score;
+    lengths[i] = static_cast<double>(episodes[i].length);
+    rollout.steps += episodes[i].length;
   }
-  Reward& reward = result.reward;
+  rollout.played = true;
+  rollout.raw_score = numpy_mean(scores);
+  rollout.mean_episode_length = numpy_mean(lengths);
+  return rollout;
+}
+
+Reward make_reward(const GradeRequest& request, const ParsedAnswer& parsed, const Rollout& rollout) {
+  if (!parsed.success) return failed_reward(request, *parsed.error);
+  if (!rollout.played) return failed_reward(request, EditError(rollout.error_kind, rollout.error));
+  Reward reward;
   reward.game = request.game;
   reward.source = request.source;
   reward.episodes = request.episodes;
   reward.parse_success = true;
-  reward.raw_score = numpy_mean(scores);
-  reward.mean_episode_length = numpy_mean(lengths);
-  reward.score_cap = score_cap;
-  reward.normalized_score = python_min(python_max(reward.raw_score, 0.0), score_cap) / score_cap;
+  reward.raw_score = rollout.raw_score;
+  reward.mean_episode_length = rollout.mean_episode_length;
+  reward.score_cap = rollout.score_cap;
+  reward.normalized_score = python_min(python_max(reward.raw_score, 0.0), rollout.score_cap) / rollout.score_cap;
   reward.edit_count = parsed.edit_count;
   reward.nonzero_weights = parsed.nonzero_weights;
+  return reward;
+}
+
+Grade grade(const GradeRequest& request, std::string_view answer) {
+  Grade result;
+  const ParsedAnswer parsed = parse_answer(answer);
+  const Rollout rollout = parsed.success ? play(parsed.weights, request, result.episodes) : Rollout{};
+  result.reward = make_reward(request, parsed, rollout);
   return result;
 }
 

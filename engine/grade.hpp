@@ -9,6 +9,7 @@
 #include "engine/episode.hpp"
 #include "engine/reward.hpp"
 #include "engine/scheduler.hpp"
+#include "parser/answer.hpp"
 
 namespace weightspace {
 
@@ -24,6 +25,20 @@ struct Grade {
   std::vector<EpisodeResult> episodes;   // by episode index; empty when the answer failed
 };
 
+// verify.evaluate(game, source, weights, episodes) with the game's score cap: a pure function
+// of the weights, game, source and episode count (what a batch caches), or why it could not
+// be played (an unknown game, a GameError on which MinAtar itself would raise).
+struct Rollout {
+  bool played = false;
+  double raw_score = 0.0;
+  double mean_episode_length = 0.0;
+  double score_cap = 0.0;
+  std::int64_t steps = 0;  // episode lengths summed
+  // !played:
+  std::string error_kind;
+  std::string error;
+};
+
 // A draw within this distance of a cdf edge (the cdf spans 0..1) could have picked another
 // action under a different, equally valid float summation order in someone's numpy.
 inline constexpr double kAmbiguousMargin = 1e-6;
@@ -32,6 +47,14 @@ inline constexpr double kAmbiguousMargin = 1e-6;
 // reduce in episode order. Never throws for a bad answer or an unknown game: those become
 // a failed Reward with the grader's exception class in error_kind.
 Grade grade(const GradeRequest& request, std::string_view answer);
+
+// The two halves of grade(). play() stores each episode's result in `episodes` (resized to
+// the episode count; cleared when nothing was played).
+Rollout play(const Weights& weights, const GradeRequest& request, std::vector<EpisodeResult>& episodes);
+// The reward of a parsed answer and its rollout; of a failed parse, the parse's error.
+Reward make_reward(const GradeRequest& request, const ParsedAnswer& parsed, const Rollout& rollout);
+// A reward that failed before any rollout: the grader's exception class and message.
+Reward failed_reward(const GradeRequest& request, const EditError& error);
 
 // Episodes in which some draw came within kAmbiguousMargin of a cdf edge (needs
 // run.track_margins).

@@ -280,7 +280,7 @@ class Reader {
         index = skip_whitespace(index + 1);
       }
     }
-    events_.end_container();
+    events_.end_container(index);
     return index + 1;
   }
 

@@ -37,7 +37,8 @@ class JsonEvents {
   virtual ~JsonEvents() = default;
   // type is Array or Object; offset is that of the opening bracket.
   virtual void begin_container(JsonType type, std::size_t offset) = 0;
-  virtual void end_container() = 0;
+  // `closing` is the offset of the closing bracket.
+  virtual void end_container(std::size_t closing) = 0;
   // Inside an object, before each value: the decoded key (WTF-8).
   virtual void key(std::string_view key) = 0;
   virtual void scalar(const JsonScalar& value) = 0;

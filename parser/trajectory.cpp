@@ -116,7 +116,7 @@ class AnswerSearch final : public JsonEvents {
 
   void key(std::string_view key) override { frames_.back().next_role = member_role(frames_.back().role, key); }
 
-  void end_container() override {
+  void end_container(std::size_t) override {
     Frame frame = std::move(frames_.back());
     frames_.pop_back();
     complete(frame.role, Value{frame.type, frame.entries > 0, {}, frame.offset, &frame});

@@ -40,7 +40,7 @@ class TreeBuilder final : public JsonEvents {
   void begin_container(JsonType type, std::size_t) override {
     stack_.push_back(&place(type == JsonType::Object ? nlohmann::json::object() : nlohmann::json::array()));
   }
-  void end_container() override { stack_.pop_back(); }
+  void end_container(std::size_t) override { stack_.pop_back(); }
   void key(std::string_view key) override { key_ = key; }
   void scalar(const JsonScalar& value) override {
     switch (value.type) {

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `weightspace batch`: many answers in one process, on all cores, as JSONL in input order.
+// The grading is the engine's BatchGrader; this file wires inputs, outputs, resume and progress.
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <thread>
+
+#include "apps/batch_inputs.hpp"
+#include "apps/batch_output.hpp"
+#include "apps/commands.hpp"
+#include "apps/files.hpp"
+#include "apps/grade_options.hpp"
+#include "apps/progress.hpp"
+
+namespace weightspace::app {
+
+namespace {
+
+struct Options {
+  std::vector<std::string> inputs;
+  std::vector<std::string> games;
+  std::string source = "original";
+  std::string episodes = "1000";
+  int threads = 0;
+  int batch = 32;
+  std::size_t cache = 4096;
+  std::string out;
+  bool resume = false;
+  bool no_timings = false;
+  bool quiet = false;
+  std::string csv;
+  std::string rewards_dir;
+};
+
+// Where results go, each write checked. Order per record: the reward file, the JSONL line,
+// the CSV row, so that every record the JSONL holds has the other two (a resume rebuilds the
+// CSV from the JSONL).
+class Sinks {
+ public:
+  Sinks(const Options& options, bool append)
+      : options_(options),
+        out_(options.out.empty() ? "-" : options.out, append ? OutputFile::Mode::Append : OutputFile::Mode::Truncate) {
+    if (!options.csv.empty()) {
+      csv_.emplace(options.csv, OutputFile::Mode::Truncate);
+      csv_->write(csv_header(!options.no_timings));
+    }
+    if (!options.rewards_dir.empty()) {
+      std::error_code error;
+      std::filesystem::create_directories(options.rewards_dir, error);
+      if (error) throw CommandError("cannot create " + options.rewards_dir + ": " + error.message());
+    }
+  }
+
+  // A record the output already holds (resume): only the CSV row and reward file are redone.
+  void replay(const BatchResult& result) {
+    ++lines_;
+    write_reward_file(result);
+    if (csv_) csv_->write(csv_row(result, !options_.no_timings));
+  }
+
+  void write(const BatchResult& result) {
+    ++lines_;
+    write_reward_file(result);
+    out_.write(batch_line(result, !options_.no_timings) + "\n");
+    if (csv_) csv_->write(csv_row(result, !options_.no_timings));
+  }
+
+  const std::string& out_name() const { return out_.name(); }
+
+ private:
+  void write_reward_file(const BatchResult& result) {
+    if (options_.rewards_dir.empty()) return;
+    write_atomically(std::filesystem::path(options_.rewards_dir) / reward_file_name(lines_, result),
+                     reward_json(result.reward));
+  }
+
+  const Options& options_;
+  OutputFile out_;
+  std::optional<OutputFile> csv_;
+  std::uint64_t lines_ = 0;
+};
+
+// Drops a torn last line (a run killed mid-write) so the file ends after its last record.
+void drop_torn_line(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw CommandError("cannot read " + path + " to resume it");
+  const std::streamoff size = in.tellg();
+  std::streamoff keep = size;
+  char c = '\n';
+  while (keep > 0) {
+    in.seekg(keep - 1);
+    in.get(c);
+    if (c == '\n') break;
+    --keep;
+  }
+  if (keep == size) return;
+  spdlog::warn("{}: dropping an incomplete last line ({} bytes) before resuming", path, size - keep);
+  std::filesystem::resize_file(path, static_cast<std::uintmax_t>(keep));
+}
+
+bool same_record(const BatchResult& written, const BatchRecord& record) {
+  const BatchRecord& old = written.record;
+  return old.id == record.id && old.input == record.input && old.request.game == record.request.game &&
+         old.request.source == record.request.source && old.request.episodes == record.request.episodes;
+}
+
+// Checks the lines already in --out against the first records of the inputs, replays them
+// into the sinks and the cache; returns how many there were.
+std::uint64_t resume(const Options& options, RecordStream& records, BatchGrader& grader, Sinks& sinks) {
+  std::ifstream in(options.out, std::ios::binary);
+  std::string line;
+  std::uint64_t count = 0;
+  while (std::getline(in, line)) {
+    ++count;
+    const std::string place = options.out + " line " + std::to_string(count);
+    bool timings = false;
+    BatchResult written;
+    try {
+      written = parse_batch_line(line, timings);
+    } catch (const EditError& error) {
+      throw UsageError(place + " is not a weightspace batch record (" + error.what() + "); cannot resume");
+    }
+    if (timings == options.no_timings) {
+      throw UsageError(place + (timings ? " has" : " has no") + " timings; resume with the same --no-timings setting");
+    }
+    const std::optional<BatchRecord> record = records.next(false);
+    if (!record) throw UsageError(options.out + " holds more records than the inputs make; cannot resume");
+    if (!same_record(written, *record)) {
+      throw UsageError(place + " is record " + written.record.id + " on " + written.record.request.game +
+                       ", but the inputs' record " + std::to_string(count) + " is " + record->id + " on " +
+                       record->request.game + ": not the same inputs and options; cannot resume");
+    }
+    grader.remember(written);
+    sinks.replay(written);
+  }
+  return count;
+}
+
+std::int64_t decimal_episodes(const std::string& text) {
+  std::int64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc() || stop != end || value < 0 || value > kMaxEpisodes) {
+    throw UsageError("--episodes must be a decimal integer from 0 to " + std::to_string(kMaxEpisodes) + ", got '" +
+                     text + "'");
+  }
+  return value;
+}
+
+void run_batch(const Options& options) {
+  if (options.inputs.empty()) throw UsageError("no inputs: give answer files, trajectories, folders, manifests or -");
+  if (options.resume && (options.out.empty() || options.out == "-")) throw UsageError("--resume needs --out FILE");
+  std::signal(SIGPIPE, SIG_IGN);  // a closed pipe is a write error with a message, not a silent death
+  BatchDefaults defaults;
+  defaults.games = options.games;
+  defaults.source = options.source;
+  defaults.episodes = decimal_episodes(options.episodes);
+  RecordStream records(options.inputs, defaults);
+
+  BatchOptions batch_options;
+  batch_options.run.threads = options.threads;
+  batch_options.run.batch = options.batch;
+  batch_options.cache_entries = options.cache;
+  BatchGrader grader(batch_options);
+
+  std::error_code error;
+  const bool resuming = options.resume && std::filesystem::is_regular_file(options.out, error);
+  if (resuming) drop_torn_line(options.out);
+  Sinks sinks(options, resuming);
+  const std::uint64_t resumed = resuming ? resume(options, records, grader, sinks) : 0;
+  if (resuming) spdlog::info("resuming {} after its {} records", options.out, resumed);
+
+  BatchProgress::Mode mode = BatchProgress::Mode::Off;
+  if (!options.quiet) mode = ::isatty(STDERR_FILENO) ? BatchProgress::Mode::Terminal : BatchProgress::Mode::Log;
+  BatchProgress progress(mode);
+  std::atomic<bool> stop_counting{false};
+  std::thread counter;
+  if (mode != BatchProgress::Mode::Off) {
+    const bool all_files = std::find(options.inputs.begin(), options.inputs.end(), "-") == options.inputs.end();
+    progress.add_total(records.file_records());
+    counter = std::thread([&, all_files, manifests = records.manifest_files()] {
+      for (const std::string& manifest : manifests) progress.add_total(RecordStream::count_manifest(manifest, defaults, stop_counting));
+      if (all_files && !stop_counting.load()) progress.total_complete();
+    });
+  }
+  struct Join {
+    std::atomic<bool>& stop;
+    std::thread& thread;
+    ~Join() {
+      stop = true;
+      if (thread.joinable()) thread.join();
+    }
+  } join{stop_counting, counter};
+  std::uint64_t skipped = resumed;
+  std::vector<std::string> warned;
+  auto next = [&]() -> std::optional<BatchRecord> {
+    std::optional<BatchRecord> record = records.next();
+    for (const std::string& key : records.take_unknown_keys()) spdlog::warn("manifest key \"{}\" is not one weightspace reads; ignored", key);
+    return record;
+  };
+  const auto start = std::chrono::steady_clock::now();
+  BatchSummary summary;
+  try {
+    summary = grader.run(next, [&](BatchResult&& result) {
+      sinks.write(result);
+      progress.record(result);
+      if (skipped > 0) --skipped;
+    });
+  } catch (const CommandError& failure) {
+    progress.stop();
+    throw CommandError(std::string(failure.what()) + " (the output so far is complete and --resume continues it)");
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  progress.stop();
+  if (!options.quiet) {
+    spdlog::info("batch: {} records graded in {:.2f} s ({:.1f} grades/s, {:.1f} M steps/s), {} errors, {} cached{}",
+                 summary.records, seconds, seconds > 0 ? static_cast<double>(summary.records) / seconds : 0.0,
+                 seconds > 0 ? static_cast<double>(summary.steps) / seconds / 1e6 : 0.0, summary.failed, summary.cached,
+                 resumed > 0 ? ", after " + std::to_string(resumed) + " resumed" : "");
+  }
+}
+
+}  // namespace
+
+void add_batch_command(CLI::App& app) {
+  auto options = std::make_shared<Options>();
+  auto* command = app.add_subcommand(
+      "batch", "Grade many answers in one process: files, folders, JSONL manifests (- = stdin); JSONL out, in input order");
+  command->add_option("inputs", options->inputs,
+                      "Answer files, trajectory *.json, folders (recursive), JSONL manifests (*.jsonl, - for stdin)");
+  command->add_option("--game", options->games, "Game(s) to grade every input on (repeat or comma-separate)")
+      ->delimiter(',');
+  command->add_option("--source", options->source, "original or synth")->check(CLI::IsMember({"original", "synth"}));
+  command->add_option("--episodes", options->episodes, "Episodes per grade (decimal; the grader's default is 1000)");
+  command->add_option("--threads", options->threads, "Worker threads (0 = all cores); never changes a result")
+      ->check(CLI::Range(0, 1024));
+  command->add_option("--batch", options->batch, "Episodes stepped in lockstep per thread; never changes a result")
+      ->check(CLI::Range(1, 4096));
+  command->add_option("--cache", options->cache, "Distinct rollouts remembered for identical weights (0 = off)")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 20));
+  command->add_option("--out", options->out, "Append JSONL here instead of stdout (flushed per record)");
+  command->add_flag("--resume", options->resume, "Continue an interrupted --out: check it, drop a torn last line, go on");
+  command->add_flag("--no-timings", options->no_timings, "Leave out seconds and steps, so outputs compare whole");
+  command->add_flag("--quiet", options->quiet, "No progress and no summary on stderr");
+  command->add_option("--csv", options->csv, "Also write a flat CSV table here");
+  command->add_option("--rewards-dir", options->rewards_dir, "Also write each record's reward.json into this folder");
+  command->callback([options] { run_batch(*options); });
+}
+
+}  // namespace weightspace::app

@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "apps/batch_inputs.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+
+#include "apps/files.hpp"
+#include "engine/python_json.hpp"
+#include "parser/json_reader.hpp"
+#include "parser/trajectory.hpp"
+
+namespace weightspace::app {
+
+namespace {
+
+// A manifest line holds at most a trajectory (kMaxTrajectoryBytes) with room for escapes
+// and the other fields.
+constexpr std::size_t kMaxManifestLineBytes = 2 * kMaxTrajectoryBytes;
+
+bool ends_with(std::string_view text, std::string_view suffix) { return text.ends_with(suffix); }
+
+// The fields of one manifest object, from the reader's events: top-level keys only, plus the
+// strings of a "game" list and the extent of a "trajectory" value.
+class ManifestFields final : public JsonEvents {
+ public:
+  ManifestFields(std::string_view line, ManifestEntry& entry) : line_(line), entry_(entry) {}
+
+  void begin_container(JsonType type, std::size_t offset) override {
+    if (depth_ == 0 && type != JsonType::Object) fail("a manifest line must be a JSON object");
+    if (depth_ == 1) {
+      if (key_ == "trajectory") {
+        set_content(ManifestEntry::Content::Trajectory);
+        trajectory_start_ = offset;
+      } else if (key_ == "game" && type == JsonType::Array) {
+        entry_.games.emplace();
+        in_games_ = true;
+      } else {
+        check_known(type);
+      }
+    }
+    ++depth_;
+  }
+
+  void end_container(std::size_t closing) override {
+    --depth_;
+    if (depth_ == 1 && key_ == "trajectory") {
+      entry_.content_value = std::string(line_.substr(trajectory_start_, closing + 1 - trajectory_start_));
+    }
+    if (depth_ == 1) in_games_ = false;
+  }
+
+  void key(std::string_view key) override {
+    if (depth_ == 1) key_ = key;
+  }
+
+  void scalar(const JsonScalar& value) override {
+    if (depth_ == 0) fail("a manifest line must be a JSON object");
+    if (depth_ == 2 && in_games_) {
+      if (value.type != JsonType::String) fail("\"game\" must be a string or a list of strings");
+      entry_.games->emplace_back(value.text);
+      return;
+    }
+    if (depth_ != 1) return;
+    if (key_ == "id") {
+      entry_.id_json = id_json(value);
+    } else if (key_ == "answer" || key_ == "answer_path" || key_ == "trajectory_path") {
+      if (value.type != JsonType::String) fail("\"" + key_ + "\" must be a string");
+      set_content(key_ == "answer"        ? ManifestEntry::Content::Answer
+                  : key_ == "answer_path" ? ManifestEntry::Content::AnswerPath
+                                          : ManifestEntry::Content::TrajectoryPath);
+      entry_.content_value = std::string(value.text);
+    } else if (key_ == "trajectory") {
+      // A scalar trajectory: assistant_answer raises on it just as the grader would.
+      set_content(ManifestEntry::Content::Trajectory);
+      entry_.content_value = std::string(line_.substr(value.offset, scalar_end(value)));
+    } else if (key_ == "game") {
+      if (value.type != JsonType::String) fail("\"game\" must be a string or a list of strings");
+      entry_.games = std::vector<std::string>{std::string(value.text)};
+    } else if (key_ == "source") {
+      if (value.type != JsonType::String) fail("\"source\" must be a string");
+      entry_.source = std::string(value.text);
+    } else if (key_ == "episodes") {
+      entry_.episodes = integer(value, "\"episodes\" must be an integer");
+    } else {
+      check_known(value.type);
+    }
+  }
+
+ private:
+  [[noreturn]] static void fail(const std::string& message) { throw EditError("ValueError", message); }
+
+  static std::int64_t integer(const JsonScalar& value, const std::string& message) {
+    std::int64_t result = 0;
+    if (value.type != JsonType::Int) fail(message);
+    const char* end = value.text.data() + value.text.size();
+    const auto [stop, error] = std::from_chars(value.text.data(), end, result);
+    if (error != std::errc() || stop != end) fail(message + " within 64 bits");
+    return result;
+  }
+
+  static std::string id_json(const JsonScalar& value) {
+    if (value.type == JsonType::String) return python_json_string(value.text);
+    return std::to_string(integer(value, "\"id\" must be a string or an integer"));
+  }
+
+  // A scalar's literal ends where its text does (strings: at the closing quote).
+  std::size_t scalar_end(const JsonScalar& value) const {
+    if (value.type != JsonType::String) {
+      const std::size_t stop = line_.find_first_of(",} \t\r\n", value.offset);
+      return (stop == std::string_view::npos ? line_.size() : stop) - value.offset;
+    }
+    std::size_t index = value.offset + 1;
+    while (index < line_.size() && line_[index] != '"') index += line_[index] == '\\' ? 2 : 1;
+    return index + 1 - value.offset;
+  }
+
+  void set_content(ManifestEntry::Content content) {
+    if (entry_.content != ManifestEntry::Content::None && entry_.content != content) {
+      fail("a record has exactly one of \"answer\", \"answer_path\", \"trajectory\", \"trajectory_path\"");
+    }
+    entry_.content = content;
+  }
+
+  void check_known(JsonType type) {
+    static constexpr std::string_view known[] = {"id", "answer", "answer_path", "trajectory", "trajectory_path",
+                                                 "game", "source", "episodes"};
+    if (std::find(std::begin(known), std::end(known), key_) != std::end(known)) {
+      fail("\"" + key_ + "\" cannot be " + std::string(type == JsonType::Array ? "a list" : "an object"));
+    }
+    if (std::find(entry_.unknown_keys.begin(), entry_.unknown_keys.end(), key_) == entry_.unknown_keys.end()) {
+      entry_.unknown_keys.push_back(key_);
+    }
+  }
+
+  std::string_view line_;
+  ManifestEntry& entry_;
+  int depth_ = 0;
+  std::string key_;
+  std::size_t trajectory_start_ = 0;
+  bool in_games_ = false;
+};
+
+}  // namespace
+
+ManifestEntry parse_manifest_line(std::string_view line) {
+  ManifestEntry entry;
+  try {
+    ManifestFields fields(line, entry);
+    read_python_json(line, fields);
+    if (entry.content == ManifestEntry::Content::None) {
+      throw EditError("ValueError", "a record needs one of \"answer\", \"answer_path\", \"trajectory\", \"trajectory_path\"");
+    }
+    if (entry.games && entry.games->empty()) throw EditError("ValueError", "\"game\" must not be an empty list");
+  } catch (const EditError& error) {
+    entry.error = error;
+    entry.games.reset();  // a broken line is reported once per default game
+  }
+  return entry;
+}
+
+// Lines of a file or of standard input, read in chunks; a line longer than the bound is
+// reported and skipped, never held whole.
+class RecordStream::LineReader {
+ public:
+  explicit LineReader(const std::string& path) : standard_input_(path == "-") {
+    fd_ = standard_input_ ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw CommandError("cannot read " + path + ": " + std::strerror(errno));
+  }
+  ~LineReader() {
+    if (!standard_input_) ::close(fd_);
+  }
+
+  // False at the end. `too_long`: the line was over the bound (`line` is then empty).
+  bool next(std::string& line, bool& too_long) {
+    line.clear();
+    too_long = false;
+    while (true) {
+      const std::size_t newline = buffer_.find('\n', start_);
+      if (newline != std::string::npos) {
+        take(line, newline, too_long);
+        start_ = newline + 1;
+        return true;
+      }
+      if (!too_long && buffer_.size() - start_ + line.size() > kMaxManifestLineBytes) too_long = true;
+      take(line, buffer_.size(), too_long);
+      buffer_.clear();
+      start_ = 0;
+      if (at_end_) return !line.empty() || too_long;
+      buffer_.resize(1 << 16);
+      const ssize_t got = read_some();
+      buffer_.resize(static_cast<std::size_t>(std::max<ssize_t>(got, 0)));
+      if (got == 0) at_end_ = true;
+    }
+  }
+
+ private:
+  void take(std::string& line, std::size_t end, bool too_long) {
+    if (!too_long) line.append(buffer_, start_, end - start_);
+    if (too_long) line.clear();
+  }
+
+  ssize_t read_some() {
+    while (true) {
+      const ssize_t got = ::read(fd_, buffer_.data(), buffer_.size());
+      if (got >= 0) return got;
+      if (errno != EINTR) throw CommandError(std::string("cannot read manifest: ") + std::strerror(errno));
+    }
+  }
+
+  bool standard_input_;
+  int fd_ = -1;
+  std::string buffer_;
+  std::size_t start_ = 0;
+  bool at_end_ = false;
+};
+
+namespace {
+
+bool blank(std::string_view line) { return line.find_first_not_of(" \t\r\f\v") == std::string_view::npos; }
+
+}  // namespace
+
+RecordStream::RecordStream(const std::vector<std::string>& inputs, BatchDefaults defaults)
+    : defaults_(std::move(defaults)) {
+  namespace fs = std::filesystem;
+  auto kind_of = [](std::string_view path) {
+    if (path == "-" || ends_with(path, ".jsonl")) return Kind::Manifest;
+    return ends_with(path, ".json") ? Kind::Trajectory : Kind::Answer;
+  };
+  for (const std::string& input : inputs) {
+    std::error_code error;
+    if (input != "-" && fs::is_directory(input, error)) {
+      std::vector<std::string> found;
+      for (auto it = fs::recursive_directory_iterator(input, error); !error && it != fs::recursive_directory_iterator();
+           it.increment(error)) {
+        const std::string name = it->path().filename().string();
+        if (name.starts_with('.')) {
+          if (it->is_directory(error)) it.disable_recursion_pending();
+          continue;
+        }
+        const std::string path = it->path().string();
+        if (!it->is_regular_file(error)) continue;
+        if (ends_with(path, ".jsonl") || ends_with(path, ".json") || ends_with(path, ".md") || ends_with(path, ".txt")) {
+          found.push_back(path);
+        }
+      }
+      if (error) {
+        items_.push_back({Kind::Missing, input, "cannot read folder " + input + ": " + error.message()});
+        continue;
+      }
+      std::sort(found.begin(), found.end());
+      for (std::string& path : found) items_.push_back({kind_of(path), std::move(path), ""});
+    } else {
+      items_.push_back({kind_of(input), input, ""});
+    }
+  }
+  for (const Item& item : items_) {
+    if (item.kind != Kind::Manifest) {
+      file_records_ += std::max<std::size_t>(defaults_.games.size(), 1);
+    } else if (item.path != "-") {
+      manifest_files_.push_back(item.path);
+    }
+  }
+}
+
+RecordStream::~RecordStream() = default;
+
+std::vector<std::string> RecordStream::take_unknown_keys() { return std::exchange(unknown_keys_, {}); }
+
+void RecordStream::push_each_game(const BatchRecord& record, const std::vector<std::string>& games) {
+  if (games.empty()) {
+    BatchRecord copy = record;
+    if (!copy.error) copy.error = EditError("ValueError", "no game to grade on: give --game or the record's \"game\"");
+    pending_.push_back(std::move(copy));
+    return;
+  }
+  for (const std::string& game : games) {
+    BatchRecord copy = record;
+    copy.request.game = game;
+    pending_.push_back(std::move(copy));
+  }
+}
+
+namespace {
+
+BatchRecord labelled(std::string id_json, std::string input, const BatchDefaults& defaults) {
+  BatchRecord record;
+  record.id = std::move(id_json);
+  record.input = std::move(input);
+  record.request.source = defaults.source;
+  record.request.episodes = defaults.episodes;
+  return record;
+}
+
+// The answer or trajectory file at `path`, read with the bound the parser would apply anyway.
+void load_file(BatchRecord& record, const std::string& path) {
+  const bool trajectory = record.content == BatchRecord::Content::Trajectory;
+  const std::size_t limit = trajectory ? kMaxTrajectoryBytes : kMaxAnswerBytes;
+  try {
+    BoundedRead read = read_bounded(path, limit);
+    if (read.truncated) {
+      record.error = EditError("ValueError", path + " is larger than " + std::to_string(limit) +
+                                                 " bytes, the most weightspace reads for " +
+                                                 (trajectory ? "a trajectory" : "an answer"));
+      return;
+    }
+    record.text = std::move(read.bytes);
+  } catch (const CommandError& error) {
+    record.error = EditError("OSError", error.what());
+  }
+}
+
+}  // namespace
+
+void RecordStream::expand_file(const Item& item, bool load) {
+  BatchRecord record = labelled(python_json_string(item.path), item.path, defaults_);
+  if (item.kind == Kind::Missing) {
+    record.error = EditError("OSError", item.error);
+  } else {
+    record.content = item.kind == Kind::Trajectory ? BatchRecord::Content::Trajectory : BatchRecord::Content::Answer;
+    if (load) load_file(record, item.path);
+  }
+  push_each_game(record, defaults_.games);
+}
+
+void RecordStream::expand_line(std::string_view line, std::uint64_t number, bool load) {
+  const std::string place = manifest_name_ + ":" + std::to_string(number);
+  ManifestEntry entry = parse_manifest_line(line);
+  for (std::string& key : entry.unknown_keys) {
+    if (std::find(unknown_keys_.begin(), unknown_keys_.end(), key) == unknown_keys_.end()) unknown_keys_.push_back(key);
+  }
+  BatchRecord record = labelled(entry.id_json.value_or(python_json_string(place)), place, defaults_);
+  if (entry.source) record.request.source = *entry.source;
+  if (entry.episodes) record.request.episodes = *entry.episodes;
+  const std::vector<std::string>& games = entry.games ? *entry.games : defaults_.games;
+  if (entry.error) {
+    record.error = EditError(entry.error->kind(), place + ": " + entry.error->what());
+    push_each_game(record, games);
+    return;
+  }
+  if (record.request.source != "original" && record.request.source != "synth") {
+    record.error = EditError("ValueError", place + ": \"source\" must be \"original\" or \"synth\"");
+  }
+  using Content = ManifestEntry::Content;
+  switch (entry.content) {
+    case Content::Answer:
+      record.text = std::move(entry.content_value);
+      break;
+    case Content::Trajectory:
+      record.content = BatchRecord::Content::Trajectory;
+      record.text = std::move(entry.content_value);
+      break;
+    case Content::AnswerPath:
+    case Content::TrajectoryPath: {
+      std::filesystem::path path(entry.content_value);
+      if (path.is_relative() && !manifest_folder_.empty()) path = std::filesystem::path(manifest_folder_) / path;
+      record.input = path.string();
+      if (!entry.id_json) record.id = python_json_string(place);
+      record.content = entry.content == Content::TrajectoryPath ? BatchRecord::Content::Trajectory
+                                                                : BatchRecord::Content::Answer;
+      if (load && !record.error) load_file(record, record.input);
+      break;
+    }
+    case Content::None:
+      break;
+  }
+  push_each_game(record, games);
+}
+
+void RecordStream::fill(bool load) {
+  std::string line;
+  while (pending_.empty()) {
+    if (manifest_) {
+      bool too_long = false;
+      bool more = false;
+      try {
+        more = manifest_->next(line, too_long);
+      } catch (const CommandError& error) {
+        BatchRecord record = labelled(python_json_string(manifest_name_), manifest_name_, defaults_);
+        record.error = EditError("OSError", manifest_name_ + ": " + error.what());
+        push_each_game(record, defaults_.games);
+        manifest_.reset();
+        continue;
+      }
+      if (!more) {
+        manifest_.reset();
+        continue;
+      }
+      ++manifest_line_;
+      if (too_long) {
+        const std::string place = manifest_name_ + ":" + std::to_string(manifest_line_);
+        BatchRecord record = labelled(python_json_string(place), place, defaults_);
+        record.error = EditError("ValueError", place + ": the line is longer than " +
+                                                   std::to_string(kMaxManifestLineBytes) + " bytes");
+        push_each_game(record, defaults_.games);
+      } else if (!blank(line)) {
+        expand_line(line, manifest_line_, load);
+      }
+      continue;
+    }
+    if (next_item_ == items_.size()) return;
+    const Item& item = items_[next_item_++];
+    if (item.kind != Kind::Manifest) {
+      expand_file(item, load);
+      continue;
+    }
+    manifest_name_ = item.path;
+    manifest_folder_ = item.path == "-" ? "" : std::filesystem::path(item.path).parent_path().string();
+    manifest_line_ = 0;
+    try {
+      manifest_ = std::make_unique<LineReader>(item.path);
+    } catch (const CommandError& error) {
+      BatchRecord record = labelled(python_json_string(item.path), item.path, defaults_);
+      record.error = EditError("OSError", error.what());
+      push_each_game(record, defaults_.games);
+    }
+  }
+}
+
+std::optional<BatchRecord> RecordStream::next(bool load) {
+  fill(load);
+  if (pending_.empty()) return std::nullopt;
+  BatchRecord record = std::move(pending_.front());
+  pending_.pop_front();
+  return record;
+}
+
+std::uint64_t RecordStream::count_manifest(const std::string& path, const BatchDefaults& defaults,
+                                           const std::atomic<bool>& stop) {
+  std::uint64_t count = 0;
+  try {
+    LineReader reader(path);
+    std::string line;
+    bool too_long = false;
+    while (!stop.load(std::memory_order_relaxed) && reader.next(line, too_long)) {
+      if (!too_long && blank(line)) continue;
+      const ManifestEntry entry = too_long ? ManifestEntry{} : parse_manifest_line(line);
+      count += entry.games ? entry.games->size() : std::max<std::size_t>(defaults.games.size(), 1);
+    }
+  } catch (const CommandError&) {
+    return std::max<std::size_t>(defaults.games.size(), 1);  // one record per game says it cannot be read
+  }
+  return count;
+}
+
+}  // namespace weightspace::app

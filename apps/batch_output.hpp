@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "engine/batch_grader.hpp"
+
+namespace weightspace::app {
+
+// One line of `weightspace batch` output (without the newline): a JSON object whose "reward"
+// member is verbatim the reward.json text verify.py writes, so json.dumps(line["reward"]) is
+// that text. Keys, in order: id, input, game, source, episodes, reward, weights_sha256,
+// error_kind, cached, and with timings seconds, steps.
+std::string batch_line(const BatchResult& result, bool timings);
+
+// A line batch_line wrote, read back (a resumed run); throws EditError saying what is wrong
+// with any other text. The reward member must be exactly as weightspace writes it.
+// `timings`: whether the line has the timing members.
+BatchResult parse_batch_line(std::string_view line, bool& timings);
+
+// The --csv table: the header and one row per result (RFC 4180 quoting, CRLF-free: rows end
+// in \n). Floats are Python's repr.
+std::string csv_header(bool timings);
+std::string csv_row(const BatchResult& result, bool timings);
+
+// The --rewards-dir file of the record on output line `line` (1-based): the line number,
+// then the id, game, source and episodes, with anything but [A-Za-z0-9._-] as '_'.
+std::string reward_file_name(std::uint64_t line, const BatchResult& result);
+
+// The text of a record id as batch_line writes it (a JSON string or integer).
+std::string id_text(std::string_view id_json);
+
+}  // namespace weightspace::app

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <spdlog/sinks/sink.h>
+
+#include "engine/batch_grader.hpp"
+
+namespace weightspace::app {
+
+// The progress of a batch on stderr: on a terminal, one line redrawn at most ten times a
+// second, which log lines clear and redraw around (they go through a sink installed on the
+// default logger while this lives); elsewhere, a log line every five seconds. Counts come from
+// record() (the results, in input order); the total may grow while manifests are counted.
+class BatchProgress {
+ public:
+  enum class Mode { Off, Terminal, Log };
+  explicit BatchProgress(Mode mode);
+  ~BatchProgress();
+  BatchProgress(const BatchProgress&) = delete;
+  BatchProgress& operator=(const BatchProgress&) = delete;
+
+  void add_total(std::uint64_t records) { total_.fetch_add(records, std::memory_order_relaxed); }
+  // Called once every count has been added.
+  void total_complete() { total_known_.store(true, std::memory_order_relaxed); }
+  void record(const BatchResult& result);
+  // Stops redrawing and clears the line; the summary is the caller's to log.
+  void stop();
+
+  std::string line() const;  // e.g. "120/2000 records, 35.2 grades/s, 14.1 M steps/s, ..."
+
+ private:
+  class Sink;
+  void draw_locked();
+  void loop();
+
+  Mode mode_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::atomic<std::uint64_t> total_{0};
+  std::atomic<bool> total_known_{false};
+  std::atomic<std::uint64_t> done_{0};
+  std::atomic<std::uint64_t> failed_{0};
+  std::atomic<std::uint64_t> cached_{0};
+  std::atomic<std::int64_t> steps_{0};
+  std::mutex mutex_;  // stderr and the fields below
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  bool drawn_ = false;
+  std::vector<std::shared_ptr<spdlog::sinks::sink>> saved_sinks_;
+  std::thread thread_;
+};
+
+}  // namespace weightspace::app

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/batch_grader.hpp"
+
+#include <oneapi/tbb/parallel_pipeline.h>
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "engine/arena.hpp"
+#include "engine/rollout_cache.hpp"
+#include "parser/numpy/apply_edits.hpp"
+#include "parser/trajectory.hpp"
+
+namespace weightspace {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// One record in flight. The jobs are a ring of `window` slots: records leave the pipeline in
+// input order and at most `window` are in it, so sequence % window is never taken twice.
+struct Job {
+  BatchResult result;
+  ParsedAnswer parsed;
+  std::shared_ptr<RolloutCache::Entry> rollout;
+  bool owner = false;  // this record plays the rollout; otherwise it was cached
+  std::vector<EpisodeResult> episodes;
+};
+
+// A grade of millions of episodes should not pin its results' memory for the rest of a run.
+constexpr std::size_t kKeptEpisodeCapacity = std::size_t{1} << 16;
+
+void parse(Job& job) {
+  const Clock::time_point start = Clock::now();
+  BatchRecord& record = job.result.record;
+  std::optional<EditError> error = record.error;
+  std::string answer;
+  if (!error && record.content == BatchRecord::Content::Trajectory) {
+    try {
+      answer = assistant_answer(record.text);
+    } catch (const EditError& failure) {
+      error = EditError(failure.kind(), record.input + ": " + failure.what(), failure.line(), failure.column());
+    }
+  } else if (!error) {
+    answer = std::move(record.text);
+  }
+  record.text = std::string();
+  if (error) {
+    job.parsed = ParsedAnswer{};
+    job.parsed.error = std::move(error);
+  } else {
+    job.parsed = parse_answer(answer);
+  }
+  if (job.parsed.success) job.result.weights_sha256 = weights_sha256(job.parsed.weights);
+  job.result.seconds += seconds_since(start);
+}
+
+Rollout rollout_of(const BatchResult& result) {
+  Rollout rollout;
+  const Reward& reward = result.reward;
+  rollout.played = reward.parse_success;
+  rollout.raw_score = reward.raw_score;
+  rollout.mean_episode_length = reward.mean_episode_length;
+  rollout.score_cap = reward.score_cap;
+  rollout.steps = result.steps;
+  if (!rollout.played) {
+    rollout.error_kind = reward.error_kind;
+    rollout.error = reward.error;
+  }
+  return rollout;
+}
+
+}  // namespace
+
+struct BatchGrader::State {
+  BatchOptions options;
+  RolloutCache cache;
+  std::vector<Job> jobs;
+
+  explicit State(BatchOptions chosen) : options(chosen), cache(chosen.cache_entries) {}
+
+  // Decided in input order: the first record of a key plays it, later ones reuse it.
+  void consult_cache(Job& job) {
+    if (!job.result.weights_sha256) return;
+    auto [entry, hit] = cache.find_or_insert(RolloutCache::key(*job.result.weights_sha256, job.result.record.request));
+    job.rollout = std::move(entry);
+    job.owner = !hit;
+    job.result.cached = hit;
+  }
+};
+
+BatchGrader::BatchGrader(BatchOptions options) : state_(std::make_unique<State>(options)) {
+  if (options.run.threads < 0) throw std::invalid_argument("thread count must not be negative");
+  if (options.run.batch < 1) throw std::invalid_argument("batch size must be at least 1");
+  if (options.window < 0) throw std::invalid_argument("window must not be negative");
+}
+
+BatchGrader::~BatchGrader() = default;
+
+void BatchGrader::remember(const BatchResult& result) {
+  if (!result.weights_sha256) return;
+  auto [entry, hit] = state_->cache.find_or_insert(RolloutCache::key(*result.weights_sha256, result.record.request));
+  if (!hit) entry->rollout = rollout_of(result);
+}
+
+BatchSummary BatchGrader::run(const std::function<std::optional<BatchRecord>()>& next,
+                              const std::function<void(BatchResult&&)>& sink, const std::atomic<bool>* cancel) {
+  State& state = *state_;
+  tbb::task_arena& arena = shared_arena(state.options.run.threads);
+  const int threads = arena.max_concurrency();
+  const auto window = static_cast<std::size_t>(state.options.window > 0 ? state.options.window
+                                                                         : std::max(16, 8 * threads));
+  state.jobs.resize(window);
+  auto cancelled = [cancel] { return cancel != nullptr && cancel->load(std::memory_order_relaxed); };
+  BatchSummary summary;
+  std::uint64_t sequence = 0;
+  RunOptions run = state.options.run;
+  run.track_margins = false;
+
+  auto take = [&](tbb::flow_control& control) -> Job* {
+    std::optional<BatchRecord> record;
+    if (!cancelled()) record = next();
+    if (!record) {
+      control.stop();
+      return nullptr;
+    }
+    Job& job = state.jobs[sequence % window];
+    job.result = BatchResult{};
+    job.result.sequence = sequence++;
+    job.result.record = std::move(*record);
+    job.result.record.request.run = run;
+    job.rollout.reset();
+    job.owner = false;
+    return &job;
+  };
+  auto play_owned = [&](Job* job) {
+    if (!job->owner || cancelled()) return job;
+    const Clock::time_point start = Clock::now();
+    job->rollout->rollout = play(job->parsed.weights, job->result.record.request, job->episodes);
+    if (job->episodes.capacity() > kKeptEpisodeCapacity) job->episodes = std::vector<EpisodeResult>();
+    job->result.seconds += seconds_since(start);
+    return job;
+  };
+  auto finish = [&](Job* job) {
+    if (cancelled()) return;
+    BatchResult& result = job->result;
+    const Rollout none;
+    const Rollout& rollout = job->rollout ? job->rollout->rollout : none;
+    result.reward = make_reward(result.record.request, job->parsed, rollout);
+    result.steps = job->rollout ? rollout.steps : 0;
+    job->parsed = ParsedAnswer{};
+    job->rollout.reset();
+    ++summary.records;
+    summary.failed += result.reward.parse_success ? 0 : 1;
+    summary.cached += result.cached ? 1 : 0;
+    summary.steps += result.cached ? 0 : result.steps;
+    sink(std::move(result));
+  };
+
+  arena.execute([&] {
+    tbb::parallel_pipeline(
+        window,
+        tbb::make_filter<void, Job*>(tbb::filter_mode::serial_in_order, take) &
+            tbb::make_filter<Job*, Job*>(tbb::filter_mode::parallel,
+                                         [](Job* job) {
+                                           parse(*job);
+                                           return job;
+                                         }) &
+            tbb::make_filter<Job*, Job*>(tbb::filter_mode::serial_in_order,
+                                         [&](Job* job) {
+                                           state.consult_cache(*job);
+                                           return job;
+                                         }) &
+            tbb::make_filter<Job*, Job*>(tbb::filter_mode::parallel, play_owned) &
+            tbb::make_filter<Job*, void>(tbb::filter_mode::serial_in_order, finish));
+  });
+  summary.cancelled = cancelled();
+  return summary;
+}
+
+}  // namespace weightspace

@@ -51,10 +51,10 @@ void parse(Job& job) {
   }
   record.text = std::string();
   if (error) {
-    job.parsed = ParsedAnswer{};
+    job.parsed.success = false;
     job.parsed.error = std::move(error);
   } else {
-    job.parsed = parse_answer(answer);
+    parse_answer(answer, job.parsed);
   }
   if (job.parsed.success) job.result.weights_sha256 = weights_sha256(job.parsed.weights);
   job.result.seconds += seconds_since(start);
@@ -87,7 +87,7 @@ struct BatchGrader::State {
   // Decided in input order: the first record of a key plays it, later ones reuse it.
   void consult_cache(Job& job) {
     if (!job.result.weights_sha256) return;
-    auto [entry, hit] = cache.find_or_insert(RolloutCache::key(*job.result.weights_sha256, job.result.record.request));
+    auto [entry, hit] = cache.find_or_insert(cache.key(*job.result.weights_sha256, job.result.record.request));
     job.rollout = std::move(entry);
     job.owner = !hit;
     job.result.cached = hit;
@@ -104,7 +104,7 @@ BatchGrader::~BatchGrader() = default;
 
 void BatchGrader::remember(const BatchResult& result) {
   if (!result.weights_sha256) return;
-  auto [entry, hit] = state_->cache.find_or_insert(RolloutCache::key(*result.weights_sha256, result.record.request));
+  auto [entry, hit] = state_->cache.find_or_insert(state_->cache.key(*result.weights_sha256, result.record.request));
   if (!hit) entry->rollout = rollout_of(result);
 }
 
@@ -153,7 +153,6 @@ BatchSummary BatchGrader::run(const std::function<std::optional<BatchRecord>()>&
     const Rollout& rollout = job->rollout ? job->rollout->rollout : none;
     result.reward = make_reward(result.record.request, job->parsed, rollout);
     result.steps = job->rollout ? rollout.steps : 0;
-    job->parsed = ParsedAnswer{};
     job->rollout.reset();
     ++summary.records;
     summary.failed += result.reward.parse_success ? 0 : 1;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "parser/answer.hpp"
 
+#include <algorithm>
 #include <new>
 #include <optional>
 #include <string>
@@ -16,27 +17,25 @@ namespace weightspace {
 
 namespace {
 
-ParsedAnswer failure(EditError error) {
-  ParsedAnswer parsed;
+// Failures leave the weights all zero, as the contract says.
+void fail(ParsedAnswer& parsed, EditError error) {
+  std::fill(parsed.weights.values().begin(), parsed.weights.values().end(), 0.0f);
   parsed.error.emplace(std::move(error));
-  return parsed;
 }
 
-}  // namespace
-
-ParsedAnswer parse_answer(std::string_view answer) {
+// The body of parse_answer, returning the failure to record, if any.
+std::optional<EditError> parse_into(std::string_view answer, ParsedAnswer& parsed) {
   if (answer.size() > kMaxAnswerBytes) {
-    return failure(EditError("ValueError", "the answer is " + std::to_string(answer.size()) +
+    return EditError("ValueError", "the answer is " + std::to_string(answer.size()) +
                                                 " bytes; weightspace accepts at most " +
-                                                std::to_string(kMaxAnswerBytes) + " (16 MiB)"));
+                                                std::to_string(kMaxAnswerBytes) + " (16 MiB)");
   }
   if (const auto problem = utf8::find_decode_problem(answer, utf8::Surrogates::Allow)) {
-    return failure(EditError("UnicodeDecodeError", problem->message() + " (the answer is not text)"));
+    return EditError("UnicodeDecodeError", problem->message() + " (the answer is not text)");
   }
   const std::optional<std::string_view> block = last_edits_block(answer);
-  if (!block) return failure(EditError("ValueError", "answer has no edits block"));
+  if (!block) return EditError("ValueError", "answer has no edits block");
   try {
-    ParsedAnswer parsed;
     // Each statement is applied as soon as it is parsed, but verify.apply_edits only starts
     // once ast.parse accepted the whole block: the first edit error waits for the end of the
     // parse, so that an error ast.parse raises later in the block wins over it.
@@ -51,19 +50,36 @@ ParsedAnswer parse_answer(std::string_view answer) {
         edit_error.emplace(std::move(error));
       }
     });
-    if (edit_error) return failure(std::move(*edit_error));
+    if (edit_error) return edit_error;
     const EditSummary summary = finish_edits(edit_count, parsed.weights);
     parsed.success = true;
     parsed.edit_count = summary.edit_count;
     parsed.nonzero_weights = summary.nonzero_weights;
-    return parsed;
+    return std::nullopt;
   } catch (EditError& error) {
-    return failure(std::move(error));
+    return std::move(error);
   } catch (const std::bad_alloc&) {
     // The limits of the front end keep real answers far from this; it is here so that
     // parse_answer keeps its promise of never throwing for bad input.
-    return failure(EditError("MemoryError", "out of memory while parsing the edits block"));
+    return EditError("MemoryError", "out of memory while parsing the edits block");
   }
+}
+
+}  // namespace
+
+void parse_answer(std::string_view answer, ParsedAnswer& parsed) {
+  parsed.success = false;
+  parsed.edit_count = 0;
+  parsed.nonzero_weights = 0;
+  parsed.error.reset();
+  std::fill(parsed.weights.values().begin(), parsed.weights.values().end(), 0.0f);
+  if (std::optional<EditError> error = parse_into(answer, parsed)) fail(parsed, std::move(*error));
+}
+
+ParsedAnswer parse_answer(std::string_view answer) {
+  ParsedAnswer parsed;
+  parse_answer(answer, parsed);
+  return parsed;
 }
 
 }  // namespace weightspace

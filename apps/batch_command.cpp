@@ -60,7 +60,7 @@ class Sinks {
   // A record the output already holds (resume): only the CSV row and reward file are redone.
   void replay(const BatchResult& result) {
     ++lines_;
-    write_reward_file(result);
+    write_reward_file(result, true);
     if (csv_) csv_->write(csv_row(result, !options_.no_timings));
   }
 
@@ -74,10 +74,13 @@ class Sinks {
   const std::string& out_name() const { return out_.name(); }
 
  private:
-  void write_reward_file(const BatchResult& result) {
+  // Replayed records keep the file an earlier run wrote (written atomically, so whole).
+  void write_reward_file(const BatchResult& result, bool replayed = false) {
     if (options_.rewards_dir.empty()) return;
-    write_atomically(std::filesystem::path(options_.rewards_dir) / reward_file_name(lines_, result),
-                     reward_json(result.reward));
+    const std::filesystem::path path = std::filesystem::path(options_.rewards_dir) / reward_file_name(lines_, result);
+    std::error_code error;
+    if (replayed && std::filesystem::is_regular_file(path, error)) return;
+    write_atomically(path, reward_json(result.reward));
   }
 
   const Options& options_;
@@ -184,6 +187,7 @@ void run_batch(const Options& options) {
   if (mode != BatchProgress::Mode::Off) {
     const bool all_files = std::find(options.inputs.begin(), options.inputs.end(), "-") == options.inputs.end();
     progress.add_total(records.file_records());
+    progress.resumed(resumed);
     counter = std::thread([&, all_files, manifests = records.manifest_files()] {
       for (const std::string& manifest : manifests) progress.add_total(RecordStream::count_manifest(manifest, defaults, stop_counting));
       if (all_files && !stop_counting.load()) progress.total_complete();
@@ -197,8 +201,6 @@ void run_batch(const Options& options) {
       if (thread.joinable()) thread.join();
     }
   } join{stop_counting, counter};
-  std::uint64_t skipped = resumed;
-  std::vector<std::string> warned;
   auto next = [&]() -> std::optional<BatchRecord> {
     std::optional<BatchRecord> record = records.next();
     for (const std::string& key : records.take_unknown_keys()) spdlog::warn("manifest key \"{}\" is not one weightspace reads; ignored", key);
@@ -210,7 +212,6 @@ void run_batch(const Options& options) {
     summary = grader.run(next, [&](BatchResult&& result) {
       sinks.write(result);
       progress.record(result);
-      if (skipped > 0) --skipped;
     });
   } catch (const CommandError& failure) {
     progress.stop();

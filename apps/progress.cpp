@@ -81,10 +81,11 @@ void BatchProgress::record(const BatchResult& result) {
 
 std::string BatchProgress::line() const {
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  const std::uint64_t done = done_.load(std::memory_order_relaxed);
+  const std::uint64_t graded = done_.load(std::memory_order_relaxed);
+  const std::uint64_t done = graded + resumed_.load(std::memory_order_relaxed);
   const std::uint64_t total = total_.load(std::memory_order_relaxed);
   const bool known = total_known_.load(std::memory_order_relaxed);
-  const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0.0;
+  const double rate = elapsed > 0 ? static_cast<double>(graded) / elapsed : 0.0;
   char text[256];
   std::snprintf(text, sizeof text, "%llu/%s%s records, %.1f grades/s, %.1f M steps/s, %llu errors, %llu cached",
                 static_cast<unsigned long long>(done), std::to_string(total).c_str(), known ? "" : "+",
@@ -92,7 +93,7 @@ std::string BatchProgress::line() const {
                 static_cast<unsigned long long>(failed_.load(std::memory_order_relaxed)),
                 static_cast<unsigned long long>(cached_.load(std::memory_order_relaxed)));
   std::string result = text;
-  if (known && done > 0 && total >= done) {
+  if (known && graded > 0 && total >= done) {
     result += ", ETA " + duration_text(static_cast<double>(total - done) / rate);
   }
   return result;

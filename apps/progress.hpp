@@ -33,6 +33,8 @@ class BatchProgress {
   // Called once every count has been added.
   void total_complete() { total_known_.store(true, std::memory_order_relaxed); }
   void record(const BatchResult& result);
+  // Records a resumed output held already: counted as done, not in the rates.
+  void resumed(std::uint64_t records) { resumed_.store(records, std::memory_order_relaxed); }
   // Stops redrawing and clears the line; the summary is the caller's to log.
   void stop();
 
@@ -48,6 +50,7 @@ class BatchProgress {
   std::atomic<std::uint64_t> total_{0};
   std::atomic<bool> total_known_{false};
   std::atomic<std::uint64_t> done_{0};
+  std::atomic<std::uint64_t> resumed_{0};
   std::atomic<std::uint64_t> failed_{0};
   std::atomic<std::uint64_t> cached_{0};
   std::atomic<std::int64_t> steps_{0};

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <new>
 
 #include "engine/numpy_mean.hpp"
 #include "games/registry.hpp"
@@ -43,7 +44,12 @@ Rollout play(const Weights& weights, const GradeRequest& request, std::vector<Ep
   }
   Rollout rollout;
   const std::size_t count = request.episodes > 0 ? static_cast<std::size_t>(request.episodes) : 0;
-  episodes.resize(count);
+  try {
+    episodes.resize(count);
+  } catch (const std::bad_alloc&) {
+    // Per-episode results are kept until the mean (numpy's pairwise order needs them all).
+    return failed_rollout("MemoryError", "cannot hold the results of " + std::to_string(count) + " episodes");
+  }
   bool known = false;
   try {
     known = with_game(request.source, request.game, [&](const auto& entry) {

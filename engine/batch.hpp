@@ -20,7 +20,8 @@ namespace weightspace {
 // breakout in engine_bench sped up 1.85-1.89x on two threads; with guided runs, 1.95-1.97x).
 class EpisodeQueue {
  public:
-  EpisodeQueue(std::int64_t count, int threads) : count_(count), divisor_(2 * std::int64_t{std::max(threads, 1)}) {}
+  EpisodeQueue(std::int64_t count, int threads, const std::atomic<bool>* cancel = nullptr)
+      : count_(count), divisor_(2 * std::int64_t{std::max(threads, 1)}), cancel_(cancel) {}
 
   struct Run {
     std::int64_t first = 0;
@@ -31,6 +32,7 @@ class EpisodeQueue {
   // The next run of at least `minimum` indices (fewer at the very end); empty once all are
   // taken.
   Run take(std::int64_t minimum) {
+    if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) return {count_, count_};
     const std::int64_t left = count_ - next_.load(std::memory_order_relaxed);
     const std::int64_t size = std::max(minimum, left / divisor_);
     const std::int64_t first = next_.fetch_add(size, std::memory_order_relaxed);
@@ -41,6 +43,7 @@ class EpisodeQueue {
   std::atomic<std::int64_t> next_{0};
   std::int64_t count_;
   std::int64_t divisor_;
+  const std::atomic<bool>* cancel_;
 };
 
 // B episodes of one game stepped in lockstep: one batched forward pass of the Policy over the

@@ -121,6 +121,7 @@ BatchSummary BatchGrader::run(const std::function<std::optional<BatchRecord>()>&
   std::uint64_t sequence = 0;
   RunOptions run = state.options.run;
   run.track_margins = false;
+  run.cancel = cancel;  // a long grade in flight stops starting episodes too
 
   auto take = [&](tbb::flow_control& control) -> Job* {
     std::optional<BatchRecord> record;
@@ -179,6 +180,7 @@ BatchSummary BatchGrader::run(const std::function<std::optional<BatchRecord>()>&
             tbb::make_filter<Job*, void>(tbb::filter_mode::serial_in_order, finish));
   });
   summary.cancelled = cancelled();
+  if (summary.cancelled) state.cache.clear();
   return summary;
 }
 

@@ -61,6 +61,10 @@ Rollout play(const Weights& weights, const GradeRequest& request, std::vector<Ep
     episodes.clear();
     return failed_rollout(error.kind(), error.what());
   }
+  if (request.run.cancel != nullptr && request.run.cancel->load()) {
+    episodes.clear();
+    return failed_rollout("KeyboardInterrupt", "interrupted before all episodes were played");
+  }
   if (!known) {
     episodes.clear();
     // verify.make_environment fails to import the game's module (caught by grade_answer).

@@ -36,6 +36,11 @@ class RolloutCache {
   std::pair<std::shared_ptr<Entry>, bool> find_or_insert(const Key& key);
 
   std::size_t size() const { return index_.size(); }
+  // Forgets every entry (a cancelled run may have left entries no rollout was written to).
+  void clear() {
+    index_.clear();
+    order_.clear();
+  }
 
  private:
   // Synchronized: an entry's last owner may let go of it from another pipeline stage.

@@ -5,6 +5,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -22,6 +23,9 @@ struct RunOptions {
   // threads' last batches end closer together (docs/performance.md).
   int batch = 32;
   bool track_margins = false;
+  // Once *cancel is true no further episode starts (those playing finish, a few ms at most) and
+  // the rollout reports the interruption instead of a score. For Ctrl-C in the Python module.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // This thread's Batch<G> of `slots` slots, kept between runs: a grader of many answers
@@ -49,7 +53,7 @@ void run_episodes(const Weights& weights, std::span<EpisodeResult> results, cons
   // would cost a single-threaded grader process about 0.9 ms.
   tbb::task_arena* arena = options.threads == 1 ? nullptr : &shared_arena(options.threads);
   const int threads = arena ? arena->max_concurrency() : 1;
-  EpisodeQueue queue(episodes, threads);
+  EpisodeQueue queue(episodes, threads, options.cancel);
   // No more slots than a thread's share of the episodes, or one batch would take them all.
   const auto slots = static_cast<int>(std::min<std::int64_t>(options.batch, (episodes + threads - 1) / threads));
   if (threads == 1) {

@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+from typing import Any, Iterable, Iterator
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+class UFuncTypeError(TypeError):
+    def __init__(self, message: str) -> None: ...
+
+def assistant_answer(trajectory: dict[str, Any]) -> str: ...
+def apply_edits(answer: str) -> tuple[dict[str, npt.NDArray[np.float32]], int]: ...
+def evaluate(game: str, source: str, weights: dict[str, npt.NDArray[np.float32]], episodes: int, *,
+             threads: int | None = ...) -> tuple[float, float]: ...
+def grade_answer(game: str, source: str, answer: str, episodes: int = ..., *,
+                 threads: int | None = ...) -> tuple[float, dict[str, object]]: ...
+def iter_grades(records: Iterable[dict[str, Any]], *, game: str | None = ..., source: str = ...,
+                episodes: int = ..., threads: int | None = ..., cache: int = ...,
+                progress: bool = ...) -> Iterator[dict[str, Any]]: ...
+def grade_many(records: Iterable[dict[str, Any]], *, game: str | None = ..., source: str = ...,
+               episodes: int = ..., threads: int | None = ..., cache: int = ...,
+               progress: bool = ...) -> list[dict[str, Any]]: ...

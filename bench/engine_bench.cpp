@@ -10,6 +10,7 @@
 
 #include "bench_weights.hpp"
 #include "example_answers.hpp"
+#include "engine/grade.hpp"
 #include "engine/scheduler.hpp"
 #include "games/registry.hpp"
 
@@ -45,6 +46,18 @@ void BM_OneEpisode(benchmark::State& state) {
   state.counters["steps/s"] = benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kIsRate);
 }
 
+// grade() of the example answer on one thread, parse included: what one call of the Python
+// module's grade_answer does below its binding (bench/python_bench.py measures that side).
+template <Game G>
+void BM_GradeAnswer(benchmark::State& state) {
+  const std::string answer = bench::example_answer<G>();
+  GradeRequest request;
+  request.game = std::string(G::name);
+  request.episodes = state.range(0);
+  request.run.threads = 1;
+  for (auto _ : state) benchmark::DoNotOptimize(grade(request, answer).reward.raw_score);
+}
+
 // How long a two-thread grade waits for its second thread when grades run back to back: an
 // arena round trip whose two tasks each wait for the other to start.
 void BM_SecondThreadArrives(benchmark::State& state) {
@@ -70,7 +83,8 @@ BENCHMARK(BM_SecondThreadArrives)->Unit(benchmark::kMicrosecond)->UseRealTime();
   BENCHMARK(BM_Episodes<G>)->ArgNames({"episodes", "threads", "weights"})                          \
       ->ArgsProduct({{1000}, {1, 2}, {0, 1, 2}})                                                   \
       ->Unit(benchmark::kMillisecond)->UseRealTime();                                              \
-  BENCHMARK(BM_OneEpisode<G>)->Unit(benchmark::kMicrosecond)
+  BENCHMARK(BM_OneEpisode<G>)->Unit(benchmark::kMicrosecond);                                     \
+  BENCHMARK(BM_GradeAnswer<G>)->ArgName("episodes")->Arg(1)->Arg(1000)->Unit(benchmark::kMicrosecond)
 
 WEIGHTSPACE_ENGINE_BENCH(Asterix);
 WEIGHTSPACE_ENGINE_BENCH(Breakout);

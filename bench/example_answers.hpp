@@ -13,18 +13,23 @@
 
 namespace weightspace::bench {
 
-// The weights of examples/answers/<game>.md, a hand-written answer like the ones graded (the
+// The text of examples/answers/<game>.md, a hand-written answer like the ones graded (the
 // target defines WEIGHTSPACE_EXAMPLES_DIR); std::runtime_error naming the file if it cannot
 // be read or parsed.
 template <Game G>
-Weights example_weights() {
+std::string example_answer() {
   const std::string path = std::string(WEIGHTSPACE_EXAMPLES_DIR "/answers/") + std::string(G::name) + ".md";
   std::ifstream file(path, std::ios::binary);
   std::ostringstream text;
   text << file.rdbuf();
-  ParsedAnswer parsed = parse_answer(text.str());
-  if (!file || !parsed.success) throw std::runtime_error("cannot use the example answer " + path);
-  return std::move(parsed.weights);
+  if (!file || !parse_answer(text.str()).success) throw std::runtime_error("cannot use the example answer " + path);
+  return text.str();
+}
+
+// Its weights.
+template <Game G>
+Weights example_weights() {
+  return std::move(parse_answer(example_answer<G>()).weights);
 }
 
 }  // namespace weightspace::bench

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
 cmake --preset release >/dev/null
-cmake --build --preset release -j "$(nproc)" --target weightspace >/dev/null
+cmake --build --preset release -j "$(nproc)" --target weightspace weightspace_python >/dev/null
 weightspace=build/release/apps/weightspace
 episodes=${WEIGHTSPACE_EPISODES:-1000}
 
@@ -33,3 +33,8 @@ for answer in examples/answers/*.md examples/answers/synth/*.md; do
     "$(field edit_count "$reward")" "$seconds"
 done
 echo "(each row is the exact reward.json of verify.py for that answer; $episodes episodes)"
+
+# The same grade in-process from Python (the module is in build/release/python).
+PYTHONPATH=build/release/python /usr/bin/python3 -c "import weightspace
+score, metadata = weightspace.grade_answer('breakout', 'original', open('examples/answers/breakout.md').read(), $episodes)
+print('python: weightspace.grade_answer(\'breakout\', ...) ->', score, metadata['raw_score'])"

@@ -200,3 +200,15 @@ def test_python_m_weightspace_verify_is_verify_main(tmp_path, monkeypatch):
     weightspace.verify.main()
     written = (logs / "verifier" / "reward.json").read_text()
     assert written == reward_text(*weightspace.grade_answer("space_invaders", "original", text, 30))
+
+
+def test_ctrl_c_interrupts_grade_many():
+    records = [{"id": i, "answer": answer(f"b3[1] = {i}"), "game": "freeway", "episodes": 20_000} for i in range(8)]
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            weightspace.grade_many(records, threads=2)
+    finally:
+        timer.cancel()
+    assert threading.active_count() == 1  # the grading thread is gone

@@ -77,6 +77,26 @@ std::string repeated(const std::string& unit, std::size_t size) {
   return text;
 }
 
+// One long line, 128 KiB to 1 MiB (below the block limits of compatibility.md): many `;`-separated statements; a long index tuple (numpy raises
+// IndexError for it, after the whole block parsed); padding after a statement; padding inside
+// brackets. Each phase must stay linear: the bytes/s of a shape should not fall with the size.
+std::string long_line(std::int64_t kind, std::size_t size) {
+  switch (kind) {
+    case 0: return fenced(repeated("b1[0] = 1; ", size) + "\n");
+    case 1: return fenced("b1[" + repeated("0, ", size) + "0] = 1\n");
+    case 2: return fenced("b1[0] = 1" + std::string(size, ' ') + "\n");
+    default: return fenced("b1[0] = (" + std::string(size, ' ') + "1)\n");
+  }
+}
+
+void BM_ParseLongLine(benchmark::State& state) {
+  const std::string answer = long_line(state.range(0), static_cast<std::size_t>(state.range(1)) << 10);
+  for (auto _ : state) benchmark::DoNotOptimize(parse_answer(answer).edit_count);
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * answer.size()));
+}
+BENCHMARK(BM_ParseLongLine)->ArgNames({"shape", "KiB"})->ArgsProduct({{0, 1, 2, 3}, {128, 256, 512, 1024}})
+    ->Unit(benchmark::kMillisecond);
+
 // Inputs that make a backtracking regex quadratic (Python's re is, on case 0), at 1 and 4 MiB.
 std::string hostile_answer(std::int64_t kind, std::size_t size) {
   switch (kind) {

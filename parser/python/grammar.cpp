@@ -119,24 +119,42 @@ std::string prepare_source(std::string_view body) {
   return source;
 }
 
-// 1-based character column of the byte at `begin`, `byte_column` bytes into its line.
-int character_column(std::string_view source, std::uint32_t begin, int byte_column) {
-  const std::uint32_t line_start = begin - static_cast<std::uint32_t>(byte_column);
-  return static_cast<int>(python::count_code_points(source.substr(line_start, begin - line_start))) + 1;
-}
+// 1-based character columns of byte offsets. Statements and their index items are asked for
+// left to right, so the count goes on from the previous offset of the same line: counting from
+// the line's start each time made 76,923 statements on one 1 MB line take 13 s.
+class ColumnCounter {
+ public:
+  explicit ColumnCounter(std::string_view source) : source_(source) {}
 
-int character_column(std::string_view source, const Node& node) {
-  return character_column(source, node.begin, node.column);
-}
+  // The column of the byte at `begin`, `byte_column` bytes into its line.
+  int operator()(std::uint32_t begin, int byte_column) {
+    const std::uint32_t line_start = begin - static_cast<std::uint32_t>(byte_column);
+    if (line_start != line_start_ || begin < offset_) {
+      line_start_ = line_start;
+      offset_ = line_start;
+      code_points_ = 0;
+    }
+    code_points_ += python::count_code_points(source_.substr(offset_, begin - offset_));
+    offset_ = begin;
+    return static_cast<int>(code_points_) + 1;
+  }
+  int operator()(const Node& node) { return (*this)(node.begin, node.column); }
+
+ private:
+  std::string_view source_;
+  std::uint32_t line_start_ = 0;
+  std::uint32_t offset_ = 0;
+  std::size_t code_points_ = 0;
+};
 
 class StatementBuilder {
  public:
-  explicit StatementBuilder(std::string_view source) : source_(source) {}
+  explicit StatementBuilder(std::string_view source) : source_(source), column_(source) {}
 
   Statement build(const Tree& tree, const ParsedStatement& parsed) {
     Statement statement;
     statement.line = parsed.line;
-    statement.column = character_column(source_, parsed.begin, parsed.column);
+    statement.column = column_(parsed.begin, parsed.column);
     if (parsed.shape == ParsedStatement::Shape::Other) {
       statement.shape = Statement::Shape::NotAnAssignment;
       return statement;
@@ -183,7 +201,7 @@ class StatementBuilder {
     IndexItem result;
     const Node& node = tree.at(element);
     result.line = node.line;
-    result.column = character_column(source_, node);
+    result.column = column_(node);
     if (node.kind != NodeKind::Slice) {
       result.index = python::literal_eval(tree, source_, element, budget_);
       return result;
@@ -198,6 +216,7 @@ class StatementBuilder {
   }
 
   std::string_view source_;
+  ColumnCounter column_;
   std::size_t budget_ = 0;
 };
 

@@ -296,3 +296,4 @@ TEST(ApplyEdits, NineteenThousandElementAssignments) {
 
 }  // namespace
 }  // namespace weightspace
+

@@ -308,3 +308,22 @@ TEST(ParseAnswerDeathTest, FuzzFindings) {
 
 }  // namespace
 }  // namespace weightspace
+
+namespace weightspace {
+namespace {
+
+// Columns on a line of many statements are counted on from the previous statement, not from
+// the line's start each time (which was quadratic): the column must still be Python's.
+TEST(ParseAnswer, ColumnsOnALongLineOfStatements) {
+  std::string body;
+  for (int i = 0; i < 1000; ++i) body += "b1[0] = 1; ";
+  body += "b1[\"\xc3\xa9\", 99] = 1";  // the index item starts at column 11004 (1-based)
+  const ParsedAnswer parsed = parse_answer("```edits\n" + body + "\n```");
+  ASSERT_FALSE(parsed.success);
+  EXPECT_EQ(parsed.error->kind(), "ValueError");
+  EXPECT_EQ(parsed.error->line(), 1);
+  EXPECT_EQ(parsed.error->column(), 11004);
+}
+
+}  // namespace
+}  // namespace weightspace

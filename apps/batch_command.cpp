@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
-#include <charconv>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -80,7 +79,7 @@ class Sinks {
     const std::filesystem::path path = std::filesystem::path(options_.rewards_dir) / reward_file_name(lines_, result);
     std::error_code error;
     if (replayed && std::filesystem::is_regular_file(path, error)) return;
-    write_atomically(path, reward_json(result.reward));
+    write_file(path, reward_json(result.reward));
   }
 
   const Options& options_;
@@ -145,25 +144,19 @@ std::uint64_t resume(const Options& options, RecordStream& records, BatchGrader&
   return count;
 }
 
-std::int64_t decimal_episodes(const std::string& text) {
-  std::int64_t value = 0;
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (error != std::errc() || stop != end || value < 0 || value > kMaxEpisodes) {
-    throw UsageError("--episodes must be a decimal integer from 0 to " + std::to_string(kMaxEpisodes) + ", got '" +
-                     text + "'");
-  }
-  return value;
-}
-
 void run_batch(const Options& options) {
   if (options.inputs.empty()) throw UsageError("no inputs: give answer files, trajectories, folders, manifests or -");
   if (options.resume && (options.out.empty() || options.out == "-")) throw UsageError("--resume needs --out FILE");
+  for (const std::string* other : {&options.csv, &options.rewards_dir}) {
+    if (!options.out.empty() && !other->empty() && same_file(options.out, *other)) {
+      throw UsageError("--out and --csv / --rewards-dir name the same file: " + *other);
+    }
+  }
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe is a write error with a message, not a silent death
   BatchDefaults defaults;
   defaults.games = options.games;
   defaults.source = options.source;
-  defaults.episodes = decimal_episodes(options.episodes);
+  defaults.episodes = parse_episodes("--episodes", options.episodes);
   RecordStream records(options.inputs, defaults);
 
   BatchOptions batch_options;
@@ -238,9 +231,9 @@ void add_batch_command(CLI::App& app) {
   command->add_option("--game", options->games, "Game(s) to grade every input on (repeat or comma-separate)")
       ->delimiter(',');
   command->add_option("--source", options->source, "original or synth")->check(CLI::IsMember({"original", "synth"}));
-  command->add_option("--episodes", options->episodes, "Episodes per grade (decimal; the grader's default is 1000)");
+  command->add_option("--episodes", options->episodes, "Episodes per grade, read as Python's int() (the grader's default is 1000)");
   command->add_option("--threads", options->threads, "Worker threads (0 = all cores); never changes a result")
-      ->check(CLI::Range(0, 1024));
+      ->check(CLI::Range(0, kMaxThreads));
   command->add_option("--batch", options->batch, "Episodes stepped in lockstep per thread; never changes a result")
       ->check(CLI::Range(1, 4096));
   command->add_option("--cache", options->cache, "Distinct rollouts remembered for identical weights (0 = off)")

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "apps/answer_input.hpp"
 #include "apps/files.hpp"
 #include "engine/python_json.hpp"
 #include "parser/json_reader.hpp"
@@ -163,17 +164,10 @@ BatchRecord labelled(std::string id_json, std::string input, const BatchDefaults
 
 // The answer or trajectory file at `path`, read with the bound the parser would apply anyway.
 void load_file(BatchRecord& record, const std::string& path) {
-  const bool trajectory = record.content == BatchRecord::Content::Trajectory;
-  const std::size_t limit = trajectory ? kMaxTrajectoryBytes : kMaxAnswerBytes;
   try {
-    BoundedRead read = read_bounded(path, limit);
-    if (read.truncated) {
-      record.error = EditError("ValueError", path + " is larger than " + std::to_string(limit) +
-                                                 " bytes, the most weightspace reads for " +
-                                                 (trajectory ? "a trajectory" : "an answer"));
-      return;
-    }
-    record.text = std::move(read.bytes);
+    record.text = read_answer_input(path, record.content == BatchRecord::Content::Trajectory);
+  } catch (const EditError& error) {
+    record.error = error;
   } catch (const CommandError& error) {
     record.error = EditError("OSError", error.what());
   }

@@ -15,15 +15,13 @@
 
 namespace weightspace::app {
 
-std::string read_input(const std::string& path) {
-  if (path == "-") {
-    std::ostringstream buffer;
-    buffer << std::cin.rdbuf();
-    return buffer.str();
+std::string read_input(const std::string& path, std::size_t limit) {
+  BoundedRead read = read_bounded(path, limit);
+  if (read.truncated) {
+    throw CommandError("cannot read " + (path == "-" ? std::string("standard input") : path) + ": it is larger than " +
+                       std::to_string(limit) + " bytes");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw CommandError("cannot read " + path + ": " + std::strerror(errno));
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return std::move(read.bytes);
 }
 
 BoundedRead read_bounded(const std::string& path, std::size_t limit) {
@@ -88,28 +86,86 @@ void OutputFile::write(std::string_view text) {
   }
 }
 
-void write_atomically(const std::filesystem::path& path, const std::string& text) {
-  std::error_code error;
+namespace {
+
+[[noreturn]] void fail_to_write(const std::string& path, int error) {
+  throw CommandError("cannot write " + path + ": " + std::strerror(error));
+}
+
+void write_all(int fd, const std::string& path, std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t written = ::write(fd, text.data(), text.size());
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) {
+      const int error = written < 0 ? errno : EIO;
+      ::close(fd);
+      fail_to_write(path, error);
+    }
+    text.remove_prefix(static_cast<std::size_t>(written));
+  }
+}
+
+// Opens and writes `path` as it is: a device, a FIFO, a terminal, or the missing target of a
+// symbolic link.
+void write_through(const std::string& path, const std::string& text) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail_to_write(path, errno);
+  write_all(fd, path, text);
+  if (::close(fd) != 0) fail_to_write(path, errno);
+}
+
+// A temporary file beside `target`, renamed over it: readers see the old file or the new one,
+// never half of one. An existing target's permissions are kept.
+void replace(const std::filesystem::path& target, const std::string& name, const std::string& text,
+             const struct stat* existing) {
+  const std::string temporary = target.string() + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail_to_write(name, errno);
+  if (existing != nullptr) ::fchmod(fd, existing->st_mode & 07777);
+  try {
+    write_all(fd, name, text);
+  } catch (const CommandError&) {
+    ::unlink(temporary.c_str());
+    throw;
+  }
+  if (::close(fd) != 0 || ::rename(temporary.c_str(), target.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    fail_to_write(name, error);
+  }
+}
+
+}  // namespace
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  const std::string name = path.string();
+  struct stat status {};
+  if (::stat(name.c_str(), &status) == 0) {
+    if (S_ISDIR(status.st_mode)) fail_to_write(name, EISDIR);
+    if (!S_ISREG(status.st_mode)) return write_through(name, text);
+    // A regular file, perhaps behind symbolic links: replace the file, keep the links.
+    std::error_code error;
+    const std::filesystem::path target = std::filesystem::canonical(path, error);
+    if (error) fail_to_write(name, error.value());
+    return replace(target, name, text, &status);
+  }
+  if (errno != ENOENT) fail_to_write(name, errno);
+  struct stat link {};
+  if (::lstat(name.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) return write_through(name, text);
   if (path.has_parent_path()) {
+    std::error_code error;
     std::filesystem::create_directories(path.parent_path(), error);
     if (error) throw CommandError("cannot create " + path.parent_path().string() + ": " + error.message());
   }
-  const std::filesystem::path temporary =
-      path.string() + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      std::filesystem::remove(temporary, error);
-      throw CommandError("cannot write " + temporary.string() + ": " + std::strerror(errno));
-    }
-  }
-  std::filesystem::rename(temporary, path, error);
-  if (error) {
-    std::filesystem::remove(temporary, error);
-    throw CommandError("cannot rename onto " + path.string() + ": " + error.message());
-  }
+  replace(path, name, text, nullptr);
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code error;
+  if (std::filesystem::equivalent(a, b, error)) return true;
+  const auto canonical_a = std::filesystem::weakly_canonical(a, error);
+  const auto canonical_b = std::filesystem::weakly_canonical(b, error);
+  return !error && canonical_a == canonical_b;
 }
 
 }  // namespace weightspace::app

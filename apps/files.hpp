@@ -20,8 +20,10 @@ class UsageError : public CommandError {
   using CommandError::CommandError;
 };
 
-// The whole file as bytes; "-" reads standard input.
-std::string read_input(const std::string& path);
+// The whole file as bytes; "-" reads standard input. More than `limit` bytes, a folder or an
+// unreadable path is a CommandError saying which.
+inline constexpr std::size_t kMaxInputBytes = std::size_t{256} << 20;
+std::string read_input(const std::string& path, std::size_t limit = kMaxInputBytes);
 
 // At most `limit` bytes of a file ("-": standard input); `truncated` when there was more.
 // Refuses folders and unreadable paths with the system's reason.
@@ -51,8 +53,16 @@ class OutputFile {
   std::string name_;
 };
 
-// Writes text to path through a temporary file in the same folder and a rename, creating
-// the folder first: readers never see a half-written file.
-void write_atomically(const std::filesystem::path& path, const std::string& text);
+// Writes text to path without destroying what is there:
+//  * a regular file (also behind symbolic links, which stay) is replaced atomically: a
+//    temporary file beside it, then a rename, so readers never see half of it;
+//  * a device, FIFO, socket or terminal (/dev/null, /dev/stdout, a pipe) is written through;
+//  * a missing path is created the same atomic way (its folder first); the missing target of
+//    a symbolic link is created through the link;
+//  * a folder is an error. Every failure is a CommandError with the system's reason.
+void write_file(const std::filesystem::path& path, const std::string& text);
+
+// Whether two paths name the same file (existing or not, through links).
+bool same_file(const std::string& a, const std::string& b);
 
 }  // namespace weightspace::app

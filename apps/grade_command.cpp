@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `weightspace grade`: verify.grade_answer for one answer; prints the reward JSON.
+#include <spdlog/spdlog.h>
+
 #include <iostream>
 
 #include "apps/answer_input.hpp"
 #include "apps/commands.hpp"
 #include "apps/files.hpp"
 #include "apps/grade_options.hpp"
+#include "apps/suggest.hpp"
+#include "games/registry.hpp"
 
 namespace weightspace::app {
 
@@ -15,18 +19,24 @@ void add_grade_command(CLI::App& app) {
     AnswerSource source;
     RunFlags flags;
     std::string out;
+    std::string episodes = "1000";
   };
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand("grade", "Grade one answer exactly as verify.py does; print reward.json");
   command->add_option("--game", options->request.game, "Game name (see `weightspace games`)")->required();
   command->add_option("--source", options->request.source, "original or synth")
       ->check(CLI::IsMember({"original", "synth"}));
-  command->add_option("--episodes", options->request.episodes, "Episodes to play (the grader's default is 1000)")
-      ->check(CLI::Range(std::int64_t{0}, kMaxEpisodes));
+  command->add_option("--episodes", options->episodes,
+                      "Episodes to play, read as Python's int() (the grader's default is 1000)");
   options->source.add_options(*command);
   options->flags.add_options(*command);
   command->add_option("--out", options->out, "Write the reward JSON to this file (atomically) instead of stdout");
   command->callback([options] {
+    options->request.episodes = parse_episodes("--episodes", options->episodes);
+    if (!options->out.empty() && !options->flags.episodes_out.empty() &&
+        same_file(options->out, options->flags.episodes_out)) {
+      throw UsageError("--out and --episodes-out name the same file: " + options->out);
+    }
     const AnswerSource::Loaded loaded = options->source.load();
     Reward reward;
     if (loaded.error) {
@@ -39,11 +49,20 @@ void add_grade_command(CLI::App& app) {
     } else {
       reward = grade_and_report(options->request, loaded.answer, options->flags).reward;
     }
+    if (reward.error_kind == "ModuleNotFoundError") {
+      // Scored like the grader (exit 0), but a typo in a script should not pass unseen.
+      std::vector<std::string> names;
+      for (const GameInfo& game : registered_games()) {
+        if (game.source == options->request.source) names.emplace_back(game.name);
+      }
+      spdlog::warn("unknown game '{}' for source {}{}; the reward is a failed grade", options->request.game,
+                   options->request.source, did_you_mean(options->request.game, names));
+    }
     const std::string text = reward_json(reward);
     if (options->out.empty()) {
       std::cout << text << '\n';
     } else {
-      write_atomically(options->out, text);
+      write_file(options->out, text);
     }
   });
 }

@@ -6,13 +6,36 @@
 #include <chrono>
 
 #include "apps/files.hpp"
+#include "parser/python/python_float.hpp"
+#include "parser/python/utf8.hpp"
+#include "parser/utf8.hpp"
 #include "engine/python_json.hpp"
 
 namespace weightspace::app {
 
+BigInt parse_python_int(const std::string& name, const std::string& text) {
+  if (utf8::find_decode_problem(text, utf8::Surrogates::Reject)) throw UsageError(name + " is not UTF-8 text");
+  PyValue value;
+  value.kind = PyValue::Kind::Str;
+  for (std::uint32_t offset = 0; offset < text.size();) value.mutable_text().push_back(python::decode_utf8(text, offset));
+  try {
+    return python_int(value);
+  } catch (const EditError& error) {
+    throw UsageError(name + ": " + error.what());
+  }
+}
+
+std::int64_t parse_episodes(const std::string& name, const std::string& text) {
+  const std::optional<std::int64_t> episodes = parse_python_int(name, text).to_int64();
+  if (!episodes || *episodes < 0 || *episodes > kMaxEpisodes) {
+    throw UsageError(name + " must be from 0 to " + std::to_string(kMaxEpisodes) + ", got '" + text + "'");
+  }
+  return *episodes;
+}
+
 void RunFlags::add_options(CLI::App& command) {
   command.add_option("--threads", threads, "Worker threads (0 = all cores); never changes the result")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, kMaxThreads));
   command.add_option("--batch", batch, "Episodes stepped in lockstep per thread; never changes the result")
       ->check(CLI::Range(1, 4096));
   command.add_option("--episodes-out", episodes_out, "Write one JSON line per episode: index, score, length");
@@ -33,7 +56,7 @@ Grade grade_and_report(GradeRequest request, const std::string& answer, const Ru
       lines += "{\"index\":" + std::to_string(i) + ",\"score\":" + python_json_float(result.episodes[i].score) +
                ",\"length\":" + std::to_string(result.episodes[i].length) + "}\n";
     }
-    write_atomically(flags.episodes_out, lines);
+    write_file(flags.episodes_out, lines);
   }
   if (flags.diagnostics) {
     std::int64_t steps = 0;

@@ -6,8 +6,20 @@
 #include <CLI/CLI.hpp>
 
 #include "engine/grade.hpp"
+#include "parser/python/big_int.hpp"
 
 namespace weightspace::app {
+
+// The most worker threads a command accepts; oneTBB runs no more than the machine's cores
+// anyway, and a larger arena only costs memory (10^7 crashed inside oneTBB).
+inline constexpr int kMaxThreads = 1024;
+
+// An episode count as Python's int() reads it (decimal digits, underscores between them,
+// surrounding whitespace; "010" is 10, "0x10" an error), from 0 to kMaxEpisodes. `name`
+// starts the UsageError for anything else.
+std::int64_t parse_episodes(const std::string& name, const std::string& text);
+// Python's int(text); UsageError (starting with `name`) where int() raises.
+BigInt parse_python_int(const std::string& name, const std::string& text);
 
 // Options shared by `grade` and `verify`: how to run, and what to report besides the reward.
 struct RunFlags {

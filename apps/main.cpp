@@ -4,12 +4,34 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
 
 #include "apps/commands.hpp"
 #include "apps/files.hpp"
+#include "apps/suggest.hpp"
 
 int main(int argc, char** argv) {
+  // A standard stream that was closed (`>&-`) stays unusable rather than being taken by the
+  // next file this process opens: read-only /dev/null makes writes to it fail with EBADF.
+  for (const int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
+    if (::fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+      const int opened = ::open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY);
+      if (opened >= 0 && opened != fd) {
+        ::dup2(opened, fd);
+        ::close(opened);
+      }
+    }
+  }
   // Logs and errors go to stderr; stdout carries only results (JSON), so it can be piped.
   auto logger = spdlog::stderr_color_mt("weightspace");
   logger->set_pattern("weightspace: %^%l%$: %v");
@@ -26,6 +48,19 @@ int main(int argc, char** argv) {
   weightspace::app::add_replay_command(app);
   weightspace::app::add_games_command(app);
   weightspace::app::add_conform_command(app);
+  // A command given as the first argument that is none of ours: say so (CLI11 would only say
+  // that a subcommand is required).
+  if (argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string> names;
+    for (const CLI::App* command : app.get_subcommands({})) names.push_back(command->get_name());
+    if (std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+      std::string list;
+      for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+      spdlog::error("unknown command '{}'{}; the commands are {}", argv[1],
+                    weightspace::app::did_you_mean(argv[1], names), list);
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -41,6 +76,12 @@ int main(int argc, char** argv) {
   } catch (const std::exception& error) {
     spdlog::critical("internal error: {}", error.what());
     return 3;
+  }
+  // Results that could not be written (a closed stdout, a full disk) are a failure.
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    spdlog::error("cannot write standard output: {}", std::strerror(errno != 0 ? errno : EIO));
+    return 1;
   }
   return 0;
 }

@@ -36,7 +36,7 @@ void add_parse_command(CLI::App& app) {
       out["edit_count"] = parsed->edit_count;
       out["nonzero_weights"] = parsed->nonzero_weights;
       out["weights_sha256"] = weights_sha256(parsed->weights);
-      if (!options->weights_out.empty()) write_atomically(options->weights_out, write_weights_json(parsed->weights));
+      if (!options->weights_out.empty()) write_file(options->weights_out, write_weights_json(parsed->weights));
     } else {
       out["error"] = error->what();
       out["error_kind"] = error->kind();

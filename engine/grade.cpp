@@ -5,6 +5,8 @@
 #include <limits>
 #include <new>
 
+#include <unistd.h>
+
 #include "engine/numpy_mean.hpp"
 #include "games/registry.hpp"
 
@@ -22,6 +24,20 @@ Rollout failed_rollout(std::string kind, std::string message) {
   rollout.error_kind = std::move(kind);
   rollout.error = std::move(message);
   return rollout;
+}
+
+// verify.make_environment fails to import the game's module (caught by grade_answer).
+Rollout unknown_game(const GradeRequest& request) {
+  return failed_rollout("ModuleNotFoundError",
+                        "unknown game '" + request.source + "/" + request.game + "' (see `weightspace games`)");
+}
+
+// Half the physical memory.
+std::size_t memory_for_results() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_size = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return std::numeric_limits<std::size_t>::max();
+  return static_cast<std::size_t>(pages) / 2 * static_cast<std::size_t>(page_size);
 }
 
 }  // namespace
@@ -42,12 +58,19 @@ Rollout play(const Weights& weights, const GradeRequest& request, std::vector<Ep
     return failed_rollout("ValueError",
                           "episodes must be at most " + std::to_string(kMaxEpisodes) + " (numpy seeds are 32-bit)");
   }
+  if (!with_game(request.source, request.game, [](const auto&) {})) return unknown_game(request);
   Rollout rollout;
   const std::size_t count = request.episodes > 0 ? static_cast<std::size_t>(request.episodes) : 0;
+  // Each episode's score and length are kept until the mean, which numpy sums pairwise over
+  // all of them; past half the machine's memory that would end in the OOM killer, not an error.
+  const std::size_t held = memory_for_results() / sizeof(EpisodeResult);
+  if (count > held) {
+    return failed_rollout("MemoryError", std::to_string(count) + " episodes: weightspace holds every episode's result "
+                                         "until the mean, and this machine has room for " + std::to_string(held));
+  }
   try {
     episodes.resize(count);
   } catch (const std::bad_alloc&) {
-    // Per-episode results are kept until the mean (numpy's pairwise order needs them all).
     return failed_rollout("MemoryError", "cannot hold the results of " + std::to_string(count) + " episodes");
   }
   bool known = false;
@@ -65,12 +88,7 @@ Rollout play(const Weights& weights, const GradeRequest& request, std::vector<Ep
     episodes.clear();
     return failed_rollout("KeyboardInterrupt", "interrupted before all episodes were played");
   }
-  if (!known) {
-    episodes.clear();
-    // verify.make_environment fails to import the game's module (caught by grade_answer).
-    return failed_rollout("ModuleNotFoundError",
-                          "unknown game '" + request.source + "/" + request.game + "' (see `weightspace games`)");
-  }
+  if (!known) return unknown_game(request);
   std::vector<double> scores(count), lengths(count);
   for (std::size_t i = 0; i < count; ++i) {
     scores[i] = episodes[i].score;

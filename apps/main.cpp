@@ -19,6 +19,8 @@
 #include "apps/commands.hpp"
 #include "apps/files.hpp"
 #include "apps/suggest.hpp"
+#include "apps/version.hpp"
+#include "policy/tanh.hpp"
 
 int main(int argc, char** argv) {
   // A standard stream that was closed (`>&-`) stays unusable rather than being taken by the
@@ -39,7 +41,12 @@ int main(int argc, char** argv) {
 
   CLI::App app{"weightspace: exact, fast grading of hand-written MinAtar policy weights"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "weightspace 0.1.0");
+  app.set_version_flag("--version", [] {
+    static const char* const kLevels[] = {"scalar", "avx2", "avx512"};
+    return std::string("weightspace ") + weightspace::app::kVersion + "\ngit revision: " +
+           weightspace::app::kGitRevision + "\nbuild: " + weightspace::app::kBuildFlags +
+           "\nSIMD level (chosen at run time): " + kLevels[static_cast<int>(weightspace::best_simd_level())];
+  });
   weightspace::app::add_grade_command(app);
   weightspace::app::add_batch_command(app);
   weightspace::app::add_verify_command(app);

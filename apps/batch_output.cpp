@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "apps/version.hpp"
 #include "engine/python_json.hpp"
 #include "parser/json_reader.hpp"
 
@@ -64,6 +65,10 @@ class LineFields final : public JsonEvents {
     } else if (key_ == "cached") {
       if (value.type != JsonType::Bool) fail("\"cached\" is not a boolean");
       result_.cached = value.truthy;
+    } else if (key_ == "weightspace_version") {
+      if (string(value) != kVersion) {
+        fail("it was written by weightspace " + string(value) + ", this is " + kVersion);
+      }
     } else if (key_ == "seconds") {
       result_.seconds = number(value);
       timings = true;
@@ -143,6 +148,7 @@ std::string batch_line(const BatchResult& result, bool timings) {
           json_or_null(result.reward.parse_success ? std::nullopt : std::optional(result.reward.error_kind));
   line += ", \"cached\": ";
   line += result.cached ? "true" : "false";
+  line += ", \"weightspace_version\": " + python_json_string(kVersion);
   if (timings) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.6f", result.seconds);

@@ -171,7 +171,7 @@ def iter_grades(records: Iterable[dict], *, game: str | None = None, source: str
     "answer_path", "trajectory" (the dict) or "trajectory_path", and optionally "id", "game",
     "source", "episodes" (defaults: the keyword arguments). A result is a dict: "id", "game",
     "source", "episodes", "reward" (json.dumps of it is verify.py's reward.json),
-    "weights_sha256", "error_kind", "cached", "seconds", "steps". A record that cannot be read
+    "weights_sha256", "error_kind", "cached", "weightspace_version", "seconds", "steps". A record that cannot be read
     or graded is a result with parse_success 0.0, never an exception.
     """
     grader = _native.BatchGrader(_threads(threads), operator.index(cache))
@@ -202,7 +202,8 @@ def iter_grades(records: Iterable[dict], *, game: str | None = None, source: str
         metadata.update(game=g, source=s, episodes=n)
         results.put({"id": rid, "game": g, "source": s, "episodes": n,
                      "reward": {"normalized_score": score, **metadata}, "weights_sha256": sha,
-                     "error_kind": error_kind, "cached": cached, "seconds": seconds, "steps": steps})
+                     "error_kind": error_kind, "cached": cached, "weightspace_version": __version__,
+                     "seconds": seconds, "steps": steps})
 
     failure: list[BaseException] = []
 

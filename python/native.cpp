@@ -135,12 +135,17 @@ auto interruptible(std::atomic<bool>& cancel, Work&& work) -> decltype(work()) {
   return result.get();
 }
 
-RunOptions run_options(int threads, std::atomic<bool>& cancel) {
+// What verify.evaluate is asked to play, run on `threads` threads and stopped by `cancel`.
+GradeRequest request_of(const py::str& game, const py::str& source, const py::int_& episodes, int threads,
+                        std::atomic<bool>& cancel) {
   if (threads < 0) throw py::value_error("threads must not be negative");
-  RunOptions options;
-  options.threads = threads;
-  options.cancel = &cancel;
-  return options;
+  GradeRequest request;
+  request.game = utf8(game);
+  request.source = utf8(source);
+  request.episodes = episodes.cast<std::int64_t>();
+  request.run.threads = threads;
+  request.run.cancel = &cancel;
+  return request;
 }
 
 // An answer error as (kind, message, line, column) for the Python layer to raise as the class
@@ -154,12 +159,8 @@ RunOptions run_options(int threads, std::atomic<bool>& cancel) {
 
 py::tuple grade_answer(const py::str& game, const py::str& source, const py::str& answer, const py::int_& episodes,
                        int threads) {
-  GradeRequest request;
-  request.game = utf8(game);
-  request.source = utf8(source);
-  request.episodes = episodes.cast<std::int64_t>();
   std::atomic<bool> cancel{false};
-  request.run = run_options(threads, cancel);
+  const GradeRequest request = request_of(game, source, episodes, threads, cancel);
   const std::string text_of_answer = utf8(answer);
   const Grade result = interruptible(cancel, [&] { return grade(request, text_of_answer); });
   return reward_tuple(result.reward, game, source, episodes);
@@ -212,12 +213,8 @@ Weights weights_from(const py::dict& tensors) {
 
 py::tuple evaluate(const py::str& game, const py::str& source, const py::dict& tensors, const py::int_& episodes,
                    int threads) {
-  GradeRequest request;
-  request.game = utf8(game);
-  request.source = utf8(source);
-  request.episodes = episodes.cast<std::int64_t>();
   std::atomic<bool> cancel{false};
-  request.run = run_options(threads, cancel);
+  const GradeRequest request = request_of(game, source, episodes, threads, cancel);
   const Weights weights = weights_from(tensors);
   std::vector<EpisodeResult> results;
   const Rollout rollout = interruptible(cancel, [&] { return play(weights, request, results); });

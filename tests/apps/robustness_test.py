@@ -9,6 +9,7 @@ usage: python3 robustness_test.py WEIGHTSPACE_BINARY EXAMPLES_DIR   (as root: de
 import json
 import os
 import resource
+import shutil
 import stat
 import subprocess
 import sys
@@ -30,15 +31,15 @@ def limits():
     resource.setrlimit(resource.RLIMIT_CPU, (120, 120))
 
 
-def run(*args, stdin=None, stdout=subprocess.PIPE, user=None, timeout=120):
-    """BINARY with args under the limits; the result, with its wall time in .seconds."""
+def run(*args, stdin=None, stdout=subprocess.PIPE, user=None, timeout=120, binary=BINARY):
+    """The binary with args under the limits; the result, with its wall time in .seconds."""
     def prepare():
         limits()
         if user is not None:
             os.setgid(user)
             os.setuid(user)
     start = time.monotonic()
-    result = subprocess.run([BINARY, *args], input=stdin, stdout=stdout, stderr=subprocess.PIPE,
+    result = subprocess.run([binary, *args], input=stdin, stdout=stdout, stderr=subprocess.PIPE,
                             preexec_fn=prepare, timeout=timeout)
     result.seconds = time.monotonic() - start
     assert result.returncode in (0, 1, 2), f"{args}: exit {result.returncode}: {result.stderr[-2000:]!r}"
@@ -120,12 +121,14 @@ class Outputs(unittest.TestCase):
         self.assertEqual(result.returncode, 1)
         self.assertIn(f"cannot write {self.dir}: Is a directory", result.stderr.decode())
         os.chmod(self.dir, 0o755)  # the unprivileged user may enter; the folder below is not writable
+        binary = self.path("weightspace")  # the build may sit in a folder only root can enter
+        shutil.copy(BINARY, binary)
         locked = self.path("locked")
         os.mkdir(locked)
         os.chmod(locked, 0o555)
         with open(ANSWER, "rb") as f:
             result = run("grade", "--game", "breakout", "--episodes", "2", "-", "--out", os.path.join(locked, "r.json"),
-                         user=65534, stdin=f.read())
+                         user=65534, stdin=f.read(), binary=binary)
         self.assertEqual(result.returncode, 1)
         self.assertIn("Permission denied", result.stderr.decode())
         same = run("grade", "--game", "breakout", ANSWER, "--out", self.path("x"), "--episodes-out", self.path("x"))

@@ -70,8 +70,6 @@ class Sinks {
     if (csv_) csv_->write(csv_row(result, !options_.no_timings));
   }
 
-  const std::string& out_name() const { return out_.name(); }
-
  private:
   // Replayed records keep the file an earlier run wrote (written atomically, so whole).
   void write_reward_file(const BatchResult& result, bool replayed = false) {

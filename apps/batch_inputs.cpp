@@ -6,14 +6,12 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <filesystem>
 
 #include "apps/answer_input.hpp"
 #include "apps/files.hpp"
 #include "engine/python_json.hpp"
-#include "parser/json_reader.hpp"
 #include "parser/trajectory.hpp"
 
 namespace weightspace::app {
@@ -23,8 +21,6 @@ namespace {
 // A manifest line holds at most a trajectory (kMaxTrajectoryBytes) with room for escapes
 // and the other fields.
 constexpr std::size_t kMaxManifestLineBytes = 2 * kMaxTrajectoryBytes;
-
-bool ends_with(std::string_view text, std::string_view suffix) { return text.ends_with(suffix); }
 
 }  // namespace
 
@@ -94,8 +90,8 @@ RecordStream::RecordStream(const std::vector<std::string>& inputs, BatchDefaults
     : defaults_(std::move(defaults)) {
   namespace fs = std::filesystem;
   auto kind_of = [](std::string_view path) {
-    if (path == "-" || ends_with(path, ".jsonl")) return Kind::Manifest;
-    return ends_with(path, ".json") ? Kind::Trajectory : Kind::Answer;
+    if (path == "-" || path.ends_with(".jsonl")) return Kind::Manifest;
+    return path.ends_with(".json") ? Kind::Trajectory : Kind::Answer;
   };
   for (const std::string& input : inputs) {
     std::error_code error;
@@ -110,7 +106,7 @@ RecordStream::RecordStream(const std::vector<std::string>& inputs, BatchDefaults
         }
         const std::string path = it->path().string();
         if (!it->is_regular_file(error)) continue;
-        if (ends_with(path, ".jsonl") || ends_with(path, ".json") || ends_with(path, ".md") || ends_with(path, ".txt")) {
+        if (path.ends_with(".jsonl") || path.ends_with(".json") || path.ends_with(".md") || path.ends_with(".txt")) {
           found.push_back(path);
         }
       }
@@ -218,7 +214,6 @@ void RecordStream::expand_line(std::string_view line, std::uint64_t number, bool
       std::filesystem::path path(entry.content_value);
       if (path.is_relative() && !manifest_folder_.empty()) path = std::filesystem::path(manifest_folder_) / path;
       record.input = path.string();
-      if (!entry.id_json) record.id = python_json_string(place);
       record.content = entry.content == Content::TrajectoryPath ? BatchRecord::Content::Trajectory
                                                                 : BatchRecord::Content::Answer;
       if (load && !record.error) load_file(record, record.input);

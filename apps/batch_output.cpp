@@ -13,6 +13,13 @@ namespace weightspace::app {
 
 namespace {
 
+// Timings to the microsecond, in the JSON line and the CSV alike.
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6f", seconds);
+  return text;
+}
+
 std::string json_or_null(const std::optional<std::string>& text) {
   return text ? python_json_string(*text) : "null";
 }
@@ -150,10 +157,7 @@ std::string batch_line(const BatchResult& result, bool timings) {
   line += result.cached ? "true" : "false";
   line += ", \"weightspace_version\": " + python_json_string(kVersion);
   if (timings) {
-    char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%.6f", result.seconds);
-    line += ", \"seconds\": ";
-    line += seconds;
+    line += ", \"seconds\": " + seconds_text(result.seconds);
     line += ", \"steps\": " + std::to_string(result.steps);
   }
   return line + "}";
@@ -213,9 +217,7 @@ std::string csv_row(const BatchResult& result, bool timings) {
       result.cached ? "true" : "false",
   };
   if (timings) {
-    char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%.6f", result.seconds);
-    fields.emplace_back(seconds);
+    fields.push_back(seconds_text(result.seconds));
     fields.push_back(std::to_string(result.steps));
   }
   std::string row;

@@ -5,13 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <algorithm>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
 
 namespace weightspace::app {
 
@@ -77,40 +73,39 @@ OutputFile::~OutputFile() {
   if (owned_) ::close(fd_);
 }
 
-void OutputFile::write(std::string_view text) {
-  while (!text.empty()) {
-    const ssize_t written = ::write(fd_, text.data(), text.size());
-    if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) throw CommandError("cannot write " + name_ + ": " + std::strerror(written < 0 ? errno : EIO));
-    text.remove_prefix(static_cast<std::size_t>(written));
-  }
-}
-
 namespace {
 
 [[noreturn]] void fail_to_write(const std::string& path, int error) {
   throw CommandError("cannot write " + path + ": " + std::strerror(error));
 }
 
+// Every byte of `text` to `fd`, or a CommandError naming `path` (the fd stays open).
 void write_all(int fd, const std::string& path, std::string_view text) {
   while (!text.empty()) {
     const ssize_t written = ::write(fd, text.data(), text.size());
     if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) {
-      const int error = written < 0 ? errno : EIO;
-      ::close(fd);
-      fail_to_write(path, error);
-    }
+    if (written <= 0) fail_to_write(path, written < 0 ? errno : EIO);
     text.remove_prefix(static_cast<std::size_t>(written));
   }
 }
+
+}  // namespace
+
+void OutputFile::write(std::string_view text) { write_all(fd_, name_, text); }
+
+namespace {
 
 // Opens and writes `path` as it is: a device, a FIFO, a terminal, or the missing target of a
 // symbolic link.
 void write_through(const std::string& path, const std::string& text) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail_to_write(path, errno);
-  write_all(fd, path, text);
+  try {
+    write_all(fd, path, text);
+  } catch (const CommandError&) {
+    ::close(fd);
+    throw;
+  }
   if (::close(fd) != 0) fail_to_write(path, errno);
 }
 
@@ -125,6 +120,7 @@ void replace(const std::filesystem::path& target, const std::string& name, const
   try {
     write_all(fd, name, text);
   } catch (const CommandError&) {
+    ::close(fd);
     ::unlink(temporary.c_str());
     throw;
   }

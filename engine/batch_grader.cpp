@@ -153,7 +153,7 @@ BatchSummary BatchGrader::run(const std::function<std::optional<BatchRecord>()>&
     const Rollout none;
     const Rollout& rollout = job->rollout ? job->rollout->rollout : none;
     result.reward = make_reward(result.record.request, job->parsed, rollout);
-    result.steps = job->rollout ? rollout.steps : 0;
+    result.steps = rollout.steps;
     job->rollout.reset();
     ++summary.records;
     summary.failed += result.reward.parse_success ? 0 : 1;

@@ -32,12 +32,15 @@ Rollout unknown_game(const GradeRequest& request) {
                         "unknown game '" + request.source + "/" + request.game + "' (see `weightspace games`)");
 }
 
-// Half the physical memory.
+// Half the physical memory, asked once (sysconf makes a system call; grades can be 50 µs).
 std::size_t memory_for_results() {
-  const long pages = ::sysconf(_SC_PHYS_PAGES);
-  const long page_size = ::sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page_size <= 0) return std::numeric_limits<std::size_t>::max();
-  return static_cast<std::size_t>(pages) / 2 * static_cast<std::size_t>(page_size);
+  static const std::size_t bytes = [] {
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long page_size = ::sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page_size <= 0) return std::numeric_limits<std::size_t>::max();
+    return static_cast<std::size_t>(pages) / 2 * static_cast<std::size_t>(page_size);
+  }();
+  return bytes;
 }
 
 }  // namespace
@@ -73,9 +76,8 @@ Rollout play(const Weights& weights, const GradeRequest& request, std::vector<Ep
   } catch (const std::bad_alloc&) {
     return failed_rollout("MemoryError", "cannot hold the results of " + std::to_string(count) + " episodes");
   }
-  bool known = false;
   try {
-    known = with_game(request.source, request.game, [&](const auto& entry) {
+    with_game(request.source, request.game, [&](const auto& entry) {  // known: checked above
       rollout.score_cap = entry.score_cap;
       run_episodes<typename std::remove_cvref_t<decltype(entry)>::type>(weights, episodes, request.run);
     });
@@ -88,7 +90,6 @@ Rollout play(const Weights& weights, const GradeRequest& request, std::vector<Ep
     episodes.clear();
     return failed_rollout("KeyboardInterrupt", "interrupted before all episodes were played");
   }
-  if (!known) return unknown_game(request);
   std::vector<double> scores(count), lengths(count);
   for (std::size_t i = 0; i < count; ++i) {
     scores[i] = episodes[i].score;

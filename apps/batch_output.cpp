@@ -27,7 +27,8 @@ std::string json_or_null(const std::optional<std::string>& text) {
 // Reads a batch line's members: top-level scalars, and the reward object's members and extent.
 class LineFields final : public JsonEvents {
  public:
-  explicit LineFields(std::string_view line, BatchResult& result) : line_(line), result_(result) {}
+  LineFields(std::string_view line, BatchResult& result, std::string* version)
+      : line_(line), result_(result), version_(version) {}
 
   bool has_reward = false;
   std::string_view reward_text;
@@ -73,7 +74,9 @@ class LineFields final : public JsonEvents {
       if (value.type != JsonType::Bool) fail("\"cached\" is not a boolean");
       result_.cached = value.truthy;
     } else if (key_ == "weightspace_version") {
-      if (string(value) != kVersion) {
+      if (version_ != nullptr) {
+        *version_ = string(value);
+      } else if (string(value) != kVersion) {
         fail("it was written by weightspace " + string(value) + ", this is " + kVersion);
       }
     } else if (key_ == "seconds") {
@@ -108,7 +111,7 @@ class LineFields final : public JsonEvents {
     if (key == "normalized_score") reward.normalized_score = number(value);
     else if (key == "game") reward.game = string(value);
     else if (key == "source") reward.source = string(value);
-    else if (key == "episodes") reward.episodes = integer(value);
+    else if (key == "episodes") reward.episodes = BigInt(integer(value));
     else if (key == "parse_success") reward.parse_success = number(value) == 1.0;
     else if (key == "raw_score") reward.raw_score = number(value);
     else if (key == "score_cap") reward.score_cap = number(value);
@@ -121,6 +124,7 @@ class LineFields final : public JsonEvents {
 
   std::string_view line_;
   BatchResult& result_;
+  std::string* version_;
   int depth_ = 0;
   std::string key_;
   std::string reward_key_;
@@ -163,9 +167,9 @@ std::string batch_line(const BatchResult& result, bool timings) {
   return line + "}";
 }
 
-BatchResult parse_batch_line(std::string_view line, bool& timings) {
+BatchResult parse_batch_line(std::string_view line, bool& timings, std::string* version) {
   BatchResult result;
-  LineFields fields(line, result);
+  LineFields fields(line, result, version);
   read_python_json(line, fields);
   timings = fields.timings;
   if (!fields.has_reward || result.record.id.empty()) throw EditError("ValueError", "not a batch record");
@@ -173,6 +177,12 @@ BatchResult parse_batch_line(std::string_view line, bool& timings) {
     throw EditError("ValueError", "its reward is not as this weightspace writes it");
   }
   return result;
+}
+
+bool same_record(const BatchResult& written, const BatchRecord& record) {
+  const BatchRecord& old = written.record;
+  return old.id == record.id && old.input == record.input && old.request.game == record.request.game &&
+         old.request.source == record.request.source && old.request.episodes == record.request.episodes;
 }
 
 std::string id_text(std::string_view id_json) {

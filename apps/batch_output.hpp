@@ -17,8 +17,13 @@ std::string batch_line(const BatchResult& result, bool timings);
 
 // A line batch_line wrote, read back (a resumed run); throws EditError saying what is wrong
 // with any other text. The reward member must be exactly as weightspace writes it.
-// `timings`: whether the line has the timing members.
-BatchResult parse_batch_line(std::string_view line, bool& timings);
+// `timings`: whether the line has the timing members. A line of another weightspace version is
+// refused unless `version` is given (`weightspace compare`), which then receives that version.
+BatchResult parse_batch_line(std::string_view line, bool& timings, std::string* version = nullptr);
+
+// Whether a result written earlier is that of `record` (same id, input, game, source and
+// episodes): what a resumed run checks before it skips the record.
+bool same_record(const BatchResult& written, const BatchRecord& record);
 
 // The --csv table: the header and one row per result (RFC 4180 quoting, CRLF-free: rows end
 // in \n). Floats are Python's repr.

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 namespace weightspace::app {
@@ -31,6 +32,13 @@ BoundedRead read_bounded(const std::string& path, std::size_t limit) {
     throw CommandError("cannot read " + name + ": " + std::strerror(EISDIR));
   }
   BoundedRead result;
+  if (S_ISREG(status.st_mode) && static_cast<std::uintmax_t>(status.st_size) > limit) {
+    // Known too large before reading a byte: a 4 GiB file is refused at once.
+    if (!standard_input) ::close(fd);
+    result.truncated = true;
+    return result;
+  }
+  if (S_ISREG(status.st_mode)) result.bytes.reserve(static_cast<std::size_t>(status.st_size) + 1);
   std::size_t chunk = 1 << 16;
   while (true) {
     const std::size_t used = result.bytes.size();

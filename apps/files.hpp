@@ -25,7 +25,8 @@ class UsageError : public CommandError {
 inline constexpr std::size_t kMaxInputBytes = std::size_t{256} << 20;
 std::string read_input(const std::string& path, std::size_t limit = kMaxInputBytes);
 
-// At most `limit` bytes of a file ("-": standard input); `truncated` when there was more.
+// At most `limit` bytes of a file ("-": standard input); `truncated` when there was more (a
+// regular file that is too large is not read at all: `bytes` is then empty).
 // Refuses folders and unreadable paths with the system's reason.
 struct BoundedRead {
   std::string bytes;

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `weightspace grade`: verify.grade_answer for one answer; prints the reward JSON.
-#include <spdlog/spdlog.h>
 
 #include <iostream>
 
@@ -8,8 +7,6 @@
 #include "apps/commands.hpp"
 #include "apps/files.hpp"
 #include "apps/grade_options.hpp"
-#include "apps/suggest.hpp"
-#include "games/registry.hpp"
 
 namespace weightspace::app {
 
@@ -43,21 +40,13 @@ void add_grade_command(CLI::App& app) {
       // The grader would crash before grading; weightspace scores 0 and says why.
       reward.game = options->request.game;
       reward.source = options->request.source;
-      reward.episodes = options->request.episodes;
+      reward.episodes = BigInt(options->request.episodes);
       reward.error = loaded.error->what();
       reward.error_kind = loaded.error->kind();
     } else {
       reward = grade_and_report(options->request, loaded.answer, options->flags).reward;
     }
-    if (reward.error_kind == "ModuleNotFoundError") {
-      // Scored like the grader (exit 0), but a typo in a script should not pass unseen.
-      std::vector<std::string> names;
-      for (const GameInfo& game : registered_games()) {
-        if (game.source == options->request.source) names.emplace_back(game.name);
-      }
-      spdlog::warn("unknown game '{}' for source {}{}; the reward is a failed grade", options->request.game,
-                   options->request.source, did_you_mean(options->request.game, names));
-    }
+    warn_if_unknown_game(options->request);
     const std::string text = reward_json(reward);
     if (options->out.empty()) {
       std::cout << text << '\n';

@@ -6,6 +6,8 @@
 #include <chrono>
 
 #include "apps/files.hpp"
+#include "apps/suggest.hpp"
+#include "games/registry.hpp"
 #include "parser/python/python_float.hpp"
 #include "parser/python/utf8.hpp"
 #include "parser/utf8.hpp"
@@ -41,6 +43,16 @@ void RunFlags::add_options(CLI::App& command) {
   command.add_option("--episodes-out", episodes_out, "Write one JSON line per episode: index, score, length");
   command.add_flag("--diagnostics", diagnostics,
                    "Report on stderr how many episodes had an action draw within 1e-6 of a cdf edge");
+}
+
+void warn_if_unknown_game(const GradeRequest& request) {
+  if (with_game(request.source, request.game, [](const auto&) {})) return;
+  std::vector<std::string> names;
+  for (const GameInfo& game : registered_games()) {
+    if (game.source == request.source) names.emplace_back(game.name);
+  }
+  spdlog::warn("unknown game '{}' for source {}{}; the reward is a failed grade", request.game, request.source,
+               did_you_mean(request.game, names));
 }
 
 Grade grade_and_report(GradeRequest request, const std::string& answer, const RunFlags& flags) {

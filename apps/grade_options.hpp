@@ -31,6 +31,11 @@ struct RunFlags {
   void add_options(CLI::App& command);
 };
 
+// Logs a warning naming the close game names when `request` names a game weightspace does not
+// have: the reward is the grader's failed grade (exit 0), but a typo in a script should not
+// pass unseen.
+void warn_if_unknown_game(const GradeRequest& request);
+
 // Grades, then writes --episodes-out and the --diagnostics lines (stderr) if asked for.
 // The reward itself is the caller's to print or write.
 Grade grade_and_report(GradeRequest request, const std::string& answer, const RunFlags& flags);

@@ -24,14 +24,21 @@ std::string required_environment(const char* name) {
 }
 
 // int(os.environ.get("WEIGHT_SPACE_EPISODES", "1000")) with Python's int() rules (Unicode
-// digits, underscores, whitespace). A negative count plays nothing (NaN means, as in the
-// grader); more than numpy's seeds allow, or less than -2^63, is an error.
-std::int64_t episodes_from_environment() {
+// digits, underscores, whitespace, at most 4300 digits); what int() rejects stops verify as
+// it stops the grader. Any value is graded: the reward's metadata keeps it exactly, a count
+// of zero or less plays nothing (NaN means, as in the grader), and one beyond numpy's seeds
+// gets the engine's refusal.
+BigInt episodes_from_environment() {
   const char* value = std::getenv("WEIGHT_SPACE_EPISODES");
-  if (value == nullptr) return 1000;
-  const std::optional<std::int64_t> count = parse_python_int("WEIGHT_SPACE_EPISODES", value).to_int64();
-  if (!count || *count > kMaxEpisodes) throw CommandError("WEIGHT_SPACE_EPISODES is out of range");
-  return *count;
+  if (value == nullptr) return BigInt(1000);
+  return parse_python_int("WEIGHT_SPACE_EPISODES", value);
+}
+
+// The count to play: the same outcome as `episodes`, within the engine's range.
+std::int64_t playable(const BigInt& episodes) {
+  if (episodes.is_negative()) return -1;
+  const std::optional<std::int64_t> count = episodes.to_int64();
+  return count && *count <= kMaxEpisodes ? *count : kMaxEpisodes + 1;
 }
 
 }  // namespace
@@ -52,7 +59,8 @@ void add_verify_command(CLI::App& app) {
     GradeRequest request;
     request.game = required_environment("WEIGHT_SPACE_GAME");
     request.source = required_environment("WEIGHT_SPACE_SOURCE");
-    request.episodes = episodes_from_environment();
+    const BigInt episodes = episodes_from_environment();
+    request.episodes = playable(episodes);
     AnswerSource source;
     source.trajectory_path = options->trajectory;
     Reward reward;
@@ -66,12 +74,13 @@ void add_verify_command(CLI::App& app) {
       spdlog::warn("the Python grader would crash here ({}); scoring 0", loaded->error->kind());
       reward.game = request.game;
       reward.source = request.source;
-      reward.episodes = request.episodes;
       reward.error = loaded->error->what();
       reward.error_kind = loaded->error->kind();
     } else {
       reward = grade_and_report(request, loaded->answer, options->flags).reward;
     }
+    reward.episodes = episodes;
+    warn_if_unknown_game(request);
     write_file(options->reward, reward_json(reward));
   });
 }

@@ -77,7 +77,7 @@ std::string repeated(const std::string& unit, std::size_t size) {
   return text;
 }
 
-// One long line, 128 KiB to 1 MiB (below the block limits of compatibility.md): many `;`-separated statements; a long index tuple (numpy raises
+// One long line, 128 KiB to 1 MiB: many `;`-separated statements; a long index tuple (numpy raises
 // IndexError for it, after the whole block parsed); padding after a statement; padding inside
 // brackets. Each phase must stay linear: the bytes/s of a shape should not fall with the size.
 std::string long_line(std::int64_t kind, std::size_t size) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/grade.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <new>
@@ -9,6 +10,9 @@
 
 #include "engine/numpy_mean.hpp"
 #include "games/registry.hpp"
+#include "parser/python/python_float.hpp"
+#include "parser/python/utf8.hpp"
+#include "parser/utf8.hpp"
 
 namespace weightspace {
 
@@ -26,10 +30,78 @@ Rollout failed_rollout(std::string kind, std::string message) {
   return rollout;
 }
 
+bool known_game(const GradeRequest& request) {
+  return with_game(request.source, request.game, [](const auto&) {});
+}
+
+// repr() of a str the grader got from the environment or a command line: bytes that are not
+// UTF-8 become lone surrogates, as os.environ's surrogateescape decoding makes them.
+std::string python_repr_of_bytes_as_str(std::string_view bytes) {
+  std::u32string text;
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const auto problem = utf8::find_decode_problem(bytes.substr(done), utf8::Surrogates::Allow);
+    const std::size_t valid_end = problem ? done + problem->position : bytes.size();
+    for (auto offset = static_cast<std::uint32_t>(done); offset < valid_end;) {
+      text.push_back(python::decode_utf8(bytes, offset));
+    }
+    if (!problem) break;
+    for (std::size_t index = valid_end; index < valid_end + problem->length; ++index) {
+      text.push_back(0xDC00 + static_cast<unsigned char>(bytes[index]));
+    }
+    done = valid_end + problem->length;
+  }
+  return python_repr_str(text);
+}
+
+// str() of importlib.import_module(package + "." + name)'s ModuleNotFoundError, where the
+// package's modules are `modules` (none of them a package): the dotted name resolves part by
+// part, and the first part that does not is named ("a.b" -> the package's "a"; "asterix.x" ->
+// "asterix" is not a package).
+std::string import_error(std::string_view package, std::string_view name,
+                         const std::vector<std::string_view>& modules) {
+  const std::size_t dot = name.find('.');
+  const std::string module = std::string(package) + "." + std::string(name.substr(0, dot));
+  const bool found = std::find(modules.begin(), modules.end(), name.substr(0, dot)) != modules.end();
+  if (!found || dot == std::string_view::npos) return "No module named " + python_repr_of_bytes_as_str(module);
+  const std::string below = module + "." + std::string(name.substr(dot + 1, name.find('.', dot + 1) - dot - 1));
+  return "No module named " + python_repr_of_bytes_as_str(below) + "; " + python_repr_of_bytes_as_str(module) +
+         " is not a package";
+}
+
+std::vector<std::string_view> game_names(std::string_view source) {
+  std::vector<std::string_view> names;
+  for (const GameInfo& game : registered_games()) {
+    if (game.source == source) names.push_back(game.name);
+  }
+  return names;
+}
+
+// What the grader raises for a game weightspace does not have: MinAtar's Environment (original)
+// or verify.synth_environment_class imports the game's module by name.
+EditError import_game_error(const GradeRequest& request) {
+  if (request.source == "original") {
+    return EditError("ModuleNotFoundError", import_error("minatar.environments", request.game, game_names("original")));
+  }
+  if (request.source != "synth" && with_game("synth", request.game, [](const auto&) {})) {
+    // verify.py would play the synth game with the original observation; nothing weightspace has.
+    return EditError("ModuleNotFoundError", "weightspace plays the synth games only with source 'synth', not " +
+                                                python_repr_of_bytes_as_str(request.source));
+  }
+  return EditError("ModuleNotFoundError", import_error("minatar_synth.games", request.game, game_names("synth")));
+}
+
+// verify.score_cap for a game weightspace does not have; grade_answer gets there when
+// evaluate played no episode (episodes <= 0) and so never built an environment.
+EditError score_cap_error(const GradeRequest& request) {
+  if (request.source == "original") return EditError("KeyError", python_repr_of_bytes_as_str(request.game));
+  return import_game_error(request);
+}
+
 // verify.make_environment fails to import the game's module (caught by grade_answer).
 Rollout unknown_game(const GradeRequest& request) {
-  return failed_rollout("ModuleNotFoundError",
-                        "unknown game '" + request.source + "/" + request.game + "' (see `weightspace games`)");
+  const EditError error = import_game_error(request);
+  return failed_rollout(error.kind(), error.what());
 }
 
 // Half the physical memory, asked once (sysconf makes a system call; grades can be 50 µs).
@@ -49,7 +121,7 @@ Reward failed_reward(const GradeRequest& request, const EditError& error) {
   Reward reward;
   reward.game = request.game;
   reward.source = request.source;
-  reward.episodes = request.episodes;
+  reward.episodes = BigInt(request.episodes);
   reward.error_kind = error.kind();
   reward.error = error.what();
   return reward;
@@ -57,12 +129,20 @@ Reward failed_reward(const GradeRequest& request, const EditError& error) {
 
 Rollout play(const Weights& weights, const GradeRequest& request, std::vector<EpisodeResult>& episodes) {
   episodes.clear();
+  const bool known = known_game(request);
+  // The grader builds the first episode's environment before anything else can fail.
+  if (!known && request.episodes > 0) return unknown_game(request);
   if (request.episodes > kMaxEpisodes) {
     return failed_rollout("ValueError",
                           "episodes must be at most " + std::to_string(kMaxEpisodes) + " (numpy seeds are 32-bit)");
   }
-  if (!with_game(request.source, request.game, [](const auto&) {})) return unknown_game(request);
   Rollout rollout;
+  if (!known) {
+    // verify.evaluate with no episode to play never builds an environment: NaN means.
+    rollout.played = true;
+    rollout.raw_score = rollout.mean_episode_length = numpy_mean({});
+    return rollout;
+  }
   const std::size_t count = request.episodes > 0 ? static_cast<std::size_t>(request.episodes) : 0;
   // Each episode's score and length are kept until the mean, which numpy sums pairwise over
   // all of them; past half the machine's memory that would end in the OOM killer, not an error.
@@ -105,10 +185,11 @@ Rollout play(const Weights& weights, const GradeRequest& request, std::vector<Ep
 Reward make_reward(const GradeRequest& request, const ParsedAnswer& parsed, const Rollout& rollout) {
   if (!parsed.success) return failed_reward(request, *parsed.error);
   if (!rollout.played) return failed_reward(request, EditError(rollout.error_kind, rollout.error));
+  if (!known_game(request)) return failed_reward(request, score_cap_error(request));
   Reward reward;
   reward.game = request.game;
   reward.source = request.source;
-  reward.episodes = request.episodes;
+  reward.episodes = BigInt(request.episodes);
   reward.parse_success = true;
   reward.raw_score = rollout.raw_score;
   reward.mean_episode_length = rollout.mean_episode_length;

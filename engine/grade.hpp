@@ -27,7 +27,9 @@ struct Grade {
 
 // verify.evaluate(game, source, weights, episodes) with the game's score cap: a pure function
 // of the weights, game, source and episode count (what a batch caches), or why it could not
-// be played (an unknown game, a GameError on which MinAtar itself would raise).
+// be played (an unknown game, a GameError on which MinAtar itself would raise). With zero
+// or fewer episodes it plays nothing, even for an unknown game (NaN means, as verify.evaluate);
+// make_reward then fails on that game's score cap, as grade_answer does.
 struct Rollout {
   bool played = false;
   double raw_score = 0.0;

@@ -9,7 +9,7 @@ std::string reward_json(const Reward& reward) {
   std::string out = "{\"normalized_score\": " + python_json_float(reward.normalized_score);
   out += ", \"game\": " + python_json_string(reward.game);
   out += ", \"source\": " + python_json_string(reward.source);
-  out += ", \"episodes\": " + std::to_string(reward.episodes);
+  out += ", \"episodes\": " + reward.episodes.to_decimal();
   out += ", \"parse_success\": " + python_json_float(reward.parse_success ? 1.0 : 0.0);
   if (reward.parse_success) {
     out += ", \"raw_score\": " + python_json_float(reward.raw_score);

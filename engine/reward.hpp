@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "parser/python/big_int.hpp"
+
 namespace weightspace {
 
 // What verify.grade_answer returns: the normalized score and the metadata dict, in its key
@@ -13,7 +15,7 @@ struct Reward {
   double normalized_score = 0.0;
   std::string game;
   std::string source;
-  std::int64_t episodes = 0;
+  BigInt episodes;  // as the caller gave it: verify.py's main() reads any int from the environment
   bool parse_success = false;
   // parse_success:
   double raw_score = 0.0;

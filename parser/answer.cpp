@@ -25,11 +25,6 @@ void fail(ParsedAnswer& parsed, EditError error) {
 
 // The body of parse_answer, returning the failure to record, if any.
 std::optional<EditError> parse_into(std::string_view answer, ParsedAnswer& parsed) {
-  if (answer.size() > kMaxAnswerBytes) {
-    return EditError("ValueError", "the answer is " + std::to_string(answer.size()) +
-                                                " bytes; weightspace accepts at most " +
-                                                std::to_string(kMaxAnswerBytes) + " (16 MiB)");
-  }
   if (const auto problem = utf8::find_decode_problem(answer, utf8::Surrogates::Allow)) {
     return EditError("UnicodeDecodeError", problem->message() + " (the answer is not text)");
   }
@@ -59,8 +54,8 @@ std::optional<EditError> parse_into(std::string_view answer, ParsedAnswer& parse
   } catch (EditError& error) {
     return std::move(error);
   } catch (const std::bad_alloc&) {
-    // The limits of the front end keep real answers far from this; it is here so that
-    // parse_answer keeps its promise of never throwing for bad input.
+    // Memory is linear in the block (a statement's tokens and nodes, tens of bytes per source
+    // byte at worst); this keeps parse_answer's promise of never throwing for bad input.
     return EditError("MemoryError", "out of memory while parsing the edits block");
   }
 }

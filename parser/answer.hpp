@@ -11,10 +11,6 @@
 
 namespace weightspace {
 
-// Larger answers are refused with EditError "MemoryError" (scored like the Python grader's own
-// resource crashes). A realistic answer that sets every W1 element one by one is ~1 MB.
-inline constexpr std::size_t kMaxAnswerBytes = std::size_t{16} << 20;  // 16 MiB
-
 struct ParsedAnswer {
   bool success = false;
   Weights weights;            // all zero unless success
@@ -26,7 +22,7 @@ struct ParsedAnswer {
 // verify.apply_edits(answer): the last ```edits block (parser/fence.hpp), parsed like
 // ast.parse (parser/python/grammar.hpp) and applied with numpy 1.24 semantics
 // (parser/numpy/apply_edits.hpp). Never throws for bad input; the failure is in `error`:
-//  * MemoryError: the answer is larger than kMaxAnswerBytes;
+//  * MemoryError: the edits block is larger than kMaxEditsBlockBytes, or memory ran out;
 //  * UnicodeDecodeError: the bytes are not UTF-8/WTF-8, so no Python str could hold them;
 //  * ValueError "answer has no edits block";
 //  * whatever the front end or the back end raises for the block, e.g. SyntaxError with the

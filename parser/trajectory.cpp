@@ -238,13 +238,24 @@ class AnswerSearch final : public JsonEvents {
 }  // namespace
 
 std::string assistant_answer(std::string_view trajectory_json_text) {
-  if (trajectory_json_text.size() > kMaxTrajectoryBytes) {
-    throw EditError("ValueError", "the trajectory is " + std::to_string(trajectory_json_text.size()) +
-                                       " bytes; weightspace reads at most " + std::to_string(kMaxTrajectoryBytes) +
-                                       " (128 MiB)");
-  }
   if (const auto problem = utf8::find_decode_problem(trajectory_json_text, utf8::Surrogates::Reject)) {
     throw EditError("UnicodeDecodeError", problem->message() + " (reading the trajectory file)");
+  }
+  // read_text() then translates newlines (\r\n and a lone \r become \n); json.loads counts
+  // the lines, columns and characters of its errors in that text.
+  std::string translated;
+  if (trajectory_json_text.find('\r') != std::string_view::npos) {
+    translated.reserve(trajectory_json_text.size());
+    for (std::size_t index = 0; index < trajectory_json_text.size(); ++index) {
+      const char character = trajectory_json_text[index];
+      if (character != '\r') {
+        translated.push_back(character);
+        continue;
+      }
+      translated.push_back('\n');
+      if (index + 1 < trajectory_json_text.size() && trajectory_json_text[index + 1] == '\n') ++index;
+    }
+    trajectory_json_text = translated;
   }
   AnswerSearch search(trajectory_json_text);
   read_python_json(trajectory_json_text, search);

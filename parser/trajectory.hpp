@@ -7,10 +7,7 @@
 
 namespace weightspace {
 
-// Larger trajectory files are refused (EditError "MemoryError") rather than read. Reading is
-// linear in time and keeps little more than the candidate answers in memory.
-inline constexpr std::size_t kMaxTrajectoryBytes = std::size_t{128} << 20;  // 128 MiB
-
+// Reading is linear in time and keeps little more than the candidate answers in memory.
 // What the grader's main() computes from the bytes of /logs/trajectory.json:
 //   verify.assistant_answer(json.loads(Path(...).read_text()))
 // i.e. the content of the last assistant message of the last step that has one, returned as
@@ -24,8 +21,9 @@ inline constexpr std::size_t kMaxTrajectoryBytes = std::size_t{128} << 20;  // 1
 //    ("'int' object is not reversible"), a content item whose text is null ("sequence item
 //    0: expected str instance, NoneType found");
 // each message carries Python's text, then the place in the document.
-// read_text's newline translation (\r\n -> \n) is not applied: it can only move the line and
-// column that a JSONDecodeError reports, since raw CR/LF are not allowed inside JSON strings.
+// read_text's newline translation (\r\n and a lone \r -> \n) is applied before json.loads:
+// it changes no answer (raw CR/LF are not allowed inside JSON strings), but the lines, columns
+// and characters that a JSONDecodeError counts.
 std::string assistant_answer(std::string_view trajectory_json_text);
 
 }  // namespace weightspace

@@ -2,6 +2,7 @@
 #include "parser/numpy/array_like.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "parser/python/error.hpp"
 
@@ -139,8 +140,20 @@ ArrayType discover_type(const PyValue& sequence, int dimensions) {
     if (any_float) longest_text = std::max<std::size_t>(longest_text, 32);
     if (any_complex) longest_text = std::max<std::size_t>(longest_text, 64);
     const std::string length = std::to_string(longest_text);
-    return any_bytes_only ? ArrayType{ArrayKind::Bytes, "dtype('S" + length + "')"}
-                          : ArrayType{ArrayKind::String, "dtype('<U" + length + "')"};
+    if (any_bytes_only) return {ArrayKind::Bytes, "dtype('S" + length + "')"};
+    // Filling a str array decodes each bytes item as ASCII, in C order, before any ufunc or
+    // broadcasting check sees the array.
+    for_each_scalar(sequence, dimensions, [](const PyValue& scalar) {
+      if (scalar.kind != PyValue::Kind::Bytes) return;
+      const std::string& bytes = scalar.bytes();
+      const auto wide = std::find_if(bytes.begin(), bytes.end(), [](char byte) { return (byte & 0x80) != 0; });
+      if (wide == bytes.end()) return;
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(*wide));
+      throw EditError("UnicodeDecodeError", std::string("'ascii' codec can't decode byte ") + hex + " in position " +
+                                                std::to_string(wide - bytes.begin()) + ": ordinal not in range(128)");
+    });
+    return {ArrayKind::String, "dtype('<U" + length + "')"};
   }
   if (any_complex) return {ArrayKind::Complex, "dtype('complex128')"};
   if (any_float || any_signed || any_unsigned) {

@@ -39,7 +39,8 @@ void for_each_scalar(const PyValue& value, int dimensions, Visitor&& visit) {
   for (const PyValue& item : value.items()) for_each_scalar(item, dimensions - 1, visit);
 }
 
-// The dtype np.asarray gives a nested sequence, as far as float32 arithmetic cares.
+// The dtype np.asarray gives a nested sequence, as far as float32 arithmetic cares. Mixing str
+// and bytes makes a str array, whose filling throws UnicodeDecodeError for a non-ASCII byte.
 enum class ArrayKind { Bool, Number, Complex, String, Bytes, Object };
 struct ArrayType {
   ArrayKind kind = ArrayKind::Number;

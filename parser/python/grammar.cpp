@@ -20,12 +20,6 @@ using python::NodeKind;
 using python::ParsedStatement;
 using python::Tree;
 
-// weightspace's limits on hostile input; a realistic answer (every weight assigned once) is
-// 0.4 to 1 MB and 20486 statements. Past them: ValueError, a clear error instead of seconds
-// of work and hundreds of MB.
-constexpr std::size_t kMaxSourceBytes = 4u << 20;
-constexpr std::size_t kMaxStatements = 100000;
-
 [[noreturn]] void surrogate_error(std::size_t position, std::size_t count, char32_t first) {
   char hex[8];
   std::snprintf(hex, sizeof hex, "%04x", static_cast<unsigned>(first));
@@ -65,10 +59,9 @@ std::size_t sequence_length(std::string_view text, std::size_t offset) {
 // compile(str): encode to UTF-8 (lone surrogates fail), refuse NUL, then the tokenizer's
 // translate_newlines: CRLF and lone CR become LF and a final LF is added.
 std::string prepare_source(std::string_view body) {
-  if (body.size() > kMaxSourceBytes) {
-    throw EditError("ValueError", "edits block is larger than " +
-                                      std::to_string(kMaxSourceBytes >> 20) +
-                                      " MiB (weightspace limit)");
+  if (body.size() > kMaxEditsBlockBytes) {
+    throw EditError("MemoryError", "the edits block is " + std::to_string(body.size()) +
+                                       " bytes; weightspace parses blocks of less than 4 GiB");
   }
   bool has_nul = false;
   std::size_t position = 0;
@@ -192,7 +185,7 @@ class StatementBuilder {
     } else {
       statement.index.push_back(item(tree, index));
     }
-    statement.value = python::literal_eval(tree, source_, parsed.value, budget_);
+    statement.value = python::literal_eval(tree, source_, parsed.value);
     return statement;
   }
 
@@ -203,21 +196,20 @@ class StatementBuilder {
     result.line = node.line;
     result.column = column_(node);
     if (node.kind != NodeKind::Slice) {
-      result.index = python::literal_eval(tree, source_, element, budget_);
+      result.index = python::literal_eval(tree, source_, element);
       return result;
     }
     SliceBounds& slice = result.slice.ensure();
     std::optional<Evaluated<PyValue>>* bounds[3] = {&slice.lower, &slice.upper, &slice.step};
     for (int position = 0; position < 3; ++position) {
       const NodeIndex bound = tree.child(node, position);
-      if (bound != python::kNoNode) *bounds[position] = python::literal_eval(tree, source_, bound, budget_);
+      if (bound != python::kNoNode) *bounds[position] = python::literal_eval(tree, source_, bound);
     }
     return result;
   }
 
   std::string_view source_;
   ColumnCounter column_;
-  std::size_t budget_ = 0;
 };
 
 }  // namespace
@@ -227,14 +219,7 @@ void for_each_edit_statement(std::string_view body,
   const std::string source = prepare_source(body);
   python::Parser parser(source);
   StatementBuilder builder(source);
-  std::size_t count = 0;
   parser.parse_file([&](const Tree& tree, const ParsedStatement& parsed) {
-    if (count == kMaxStatements) {
-      throw EditError("ValueError", "edits block has more than " + std::to_string(kMaxStatements) +
-                                        " statements (weightspace limit)",
-                      parsed.line, 0);
-    }
-    ++count;
     on_statement(builder.build(tree, parsed));
   });
 }

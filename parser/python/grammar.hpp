@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <string_view>
 #include <vector>
@@ -8,6 +9,11 @@
 #include "parser/python/statement.hpp"
 
 namespace weightspace {
+
+// The largest edits block the parser takes (4 GiB - 3 bytes): tokens and syntax nodes hold
+// 32-bit offsets into the block and the newlines compile() may add. Larger blocks are a
+// MemoryError; the grader would need tens of gigabytes for them (docs/compatibility.md).
+inline constexpr std::size_t kMaxEditsBlockBytes = std::size_t{0xFFFFFFFF} - 2;
 
 // verify.apply_edits' view of an edits block: `ast.parse(body, mode="exec")` as CPython 3.11
 // runs it, then, per top-level statement, its shape, target and the ast.literal_eval outcome

@@ -46,13 +46,11 @@ double parse_double(std::string_view digits) {
 
 class Evaluator {
  public:
-  Evaluator(const Tree& tree, std::string_view source, std::size_t& budget)
-      : tree_(tree), source_(source), budget_(budget) {}
+  Evaluator(const Tree& tree, std::string_view source) : tree_(tree), source_(source) {}
 
   PyValue convert(NodeIndex index) {
     if (index == kNoNode) throw EditError("ValueError", "malformed node or string: None");
     const Node& node = tree_.at(index);
-    count();
     switch (node.kind) {
       case NodeKind::Constant: return constant(node);
       case NodeKind::Tuple: return sequence(node, PyValue::Kind::Tuple);
@@ -76,13 +74,6 @@ class Evaluator {
   }
 
  private:
-  void count() {
-    if (++budget_ > kMaxLiteralValues) {
-      throw EditError("ValueError", "literal has more than " + std::to_string(kMaxLiteralValues) +
-                                        " values (weightspace limit)");
-    }
-  }
-
   [[noreturn]] void malformed(NodeIndex index) const {
     const Node& node = tree_.at(index);
     throw EditError("ValueError",
@@ -234,7 +225,6 @@ class Evaluator {
 
   const Tree& tree_;
   std::string_view source_;
-  std::size_t& budget_;
 };
 
 }  // namespace
@@ -314,10 +304,9 @@ PyValue number_value(std::string_view token) {
   return value;
 }
 
-Evaluated<PyValue> literal_eval(const Tree& tree, std::string_view source, NodeIndex node,
-                                std::size_t& budget) {
+Evaluated<PyValue> literal_eval(const Tree& tree, std::string_view source, NodeIndex node) {
   try {
-    Evaluator evaluator(tree, source, budget);
+    Evaluator evaluator(tree, source);
     return evaluator.convert(node);
   } catch (EditError& error) {
     return std::move(error);

@@ -12,12 +12,7 @@ namespace weightspace::python {
 // ast.literal_eval(node) of Python 3.11 on a parsed expression: its value, or the exception it
 // raises (ValueError "malformed node or string ...", TypeError "unhashable type: ...",
 // OverflowError "int too large to convert to float" for `10**400 + 1j`-like sums).
-// `budget` counts the values built so far; past `kMaxLiteralValues` the result is a
-// ValueError (weightspace's limit: no such literal can be assigned to the tensors anyway).
-constexpr std::size_t kMaxLiteralValues = 250000;
-
-Evaluated<PyValue> literal_eval(const Tree& tree, std::string_view source, NodeIndex node,
-                                std::size_t& budget);
+Evaluated<PyValue> literal_eval(const Tree& tree, std::string_view source, NodeIndex node);
 
 // The value of a NUMBER token: int (arbitrary precision), float or imaginary.
 PyValue number_value(std::string_view token);

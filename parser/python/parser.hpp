@@ -82,7 +82,6 @@ class Parser {
     int keyword_depth = 0;
   };
   static constexpr std::size_t kTokenWindowSize = 4096;  // consumed tokens kept in memory
-  static constexpr std::size_t kMaxStatementTokens = 1000000;  // weightspace's limit
   static constexpr std::size_t kMaxIntDigits = 4300;     // sys.int_info.default_max_str_digits
 
   // --- tokens (parser_core.cpp) ---
@@ -134,13 +133,14 @@ class Parser {
       throw;
     }
   }
-  // pegen memoises `expression` and `disjunction` whether or not the invalid_* rules are on: once
-  // parsed at a position inside expression_without_invalid, a later parse there with the rules
-  // on gets that result back, with no specialised error from anywhere inside it. Records such
-  // a parse, or tells whether this one must repeat it (with the rules off).
-  enum class Memoised : std::uint8_t { Expression, Disjunction };
+  // pegen memoises `expression`, `disjunction` and `arguments` whether or not the invalid_*
+  // rules are on: once parsed at a position inside expression_without_invalid, a later parse
+  // there with the rules on gets that result back, with no specialised error from anywhere
+  // inside it. Records such a parse, or tells whether this one must repeat it (rules off).
+  enum class Memoised : std::uint8_t { Expression, Disjunction, Arguments };
   bool reuse_without_invalid(Memoised rule) {
-    const std::uint32_t flag = 1U << (3 + static_cast<int>(rule));
+    // bits 3 and 4, and 25 (bits 5 to 24 are unless_failed_before's)
+    const std::uint32_t flag = 1U << (rule == Memoised::Arguments ? 25 : 3 + static_cast<int>(rule));
     if (!second_pass_) {
       memo_.test_and_set(position_, flag);
       return false;
@@ -270,6 +270,8 @@ class Parser {
   template <class Operand>
   bool operand_or_give_back(const Mark& before_operator, Operand&& parse, NodeIndex& out);
   void invalid_expression_checks(const Mark& start, NodeIndex first);
+  NodeIndex star_expressions_as_targets();
+  void raise_held_legacy_error(std::size_t from, std::size_t to);
   void invalid_named_expression_checks(const Mark& start, NodeIndex value);
 
   // --- primaries and atoms (parser_atoms.cpp, parser_calls.cpp, parser_strings.cpp) ---
@@ -285,7 +287,9 @@ class Parser {
   NodeIndex braced_display();
   void invalid_dictionary(const Mark& open);
   NodeIndex call(const Token& first, NodeIndex callee);
-  CallArguments call_arguments(std::size_t positional_base);
+  // `call`: a call's arguments, which may be one generator expression (`primary genexp`);
+  // class bases may not.
+  CallArguments call_arguments(std::size_t positional_base, bool call = true);
   int arguments_depth();
   NodeIndex argument_expression();
   void genexp_needs_parentheses(NodeIndex element);
@@ -340,6 +344,21 @@ class Parser {
   // failed, where checks ran, and where expression_without_invalid parsed.
   TokenMemo memo_;
   bool without_invalid_entry_ = false;  // the next expression() is expression_without_invalid
+  // pegen parses an assignment's targets with its target rules, which never try
+  // invalid_legacy_expression at a target's first name: `print[7] = 0` followed by an error
+  // is no "Missing parentheses in call to 'print'". star_expressions_as_targets() parses
+  // star_expressions where pegen tries star_targets first: at the token where an element
+  // starts (target_head_, absolute) that error is held, not raised. It is raised once the
+  // elements turn out not to be targets, or when an expression is parsed at that token again,
+  // as pegen's expression rule would raise it there.
+  struct HeldLegacyError {
+    std::size_t position;  // absolute token position
+    Token name;
+    std::string message;
+  };
+  bool parse_targets_next_ = false;
+  std::size_t target_head_ = static_cast<std::size_t>(-1);
+  std::vector<HeldLegacyError> held_legacy_errors_;
   std::uint64_t rule_calls_ = 0;
   std::uint64_t rule_call_budget_ = static_cast<std::uint64_t>(-1);
   bool second_pass_ = false;  // pegen's call_invalid_rules: the invalid_* checks are on

@@ -28,7 +28,7 @@ NodeIndex Parser::call(const Token& first, NodeIndex callee) {
 // The depth of class bases and keywords: `class A(B, metaclass=M)`.
 int Parser::arguments_depth() {
   const std::size_t base = scratch_.size();
-  const CallArguments arguments = call_arguments(base);
+  const CallArguments arguments = call_arguments(base, false);
   int deepest = arguments.keyword_depth;
   for (std::size_t index = base; index < scratch_.size(); ++index) {
     deepest = std::max(deepest, depth(scratch_[index]));
@@ -38,7 +38,13 @@ int Parser::arguments_depth() {
 }
 
 // args [','] &')': positional arguments go to scratch_ (after `positional_base`).
-Parser::CallArguments Parser::call_arguments(std::size_t positional_base) {
+Parser::CallArguments Parser::call_arguments(std::size_t positional_base, bool call) {
+  // `x y[0](a=1, b)`: invalid_expression reads `y[0](...)` without the invalid_* rules, and
+  // invalid_legacy_expression's second read of `[0](...)` gets the memoised `arguments`.
+  if (error_pass_ && reuse_without_invalid(Memoised::Arguments)) {
+    const InvalidRulesOff off(*this);
+    return call_arguments(positional_base, call);
+  }
   LevelGuard guard(*this, 3);
   CallArguments result;
   enum { Positional, Keywords, DoubleStarred } phase = Positional;
@@ -56,7 +62,16 @@ Parser::CallArguments Parser::call_arguments(std::size_t positional_base) {
         fail();
       }
       const Token star = consume();
-      const NodeIndex value = expression();
+      NodeIndex value{};
+      try {
+        value = expression();
+      } catch (const SyntaxFailure&) {
+        // invalid_arguments' `args ',' '*'`: arguments, then a '*' that starts no argument.
+        if (second_pass_ && token.start != first.start) {
+          raise_at_token("iterable argument unpacking follows keyword argument unpacking", first);
+        }
+        throw;
+      }
       const NodeIndex starred = make_node(NodeKind::Starred, star, {&value, 1});
       // invalid_arguments' `args for_if_clauses` with more than one positional argument
       if (second_pass_ && scratch_.size() > positional_base && at_comprehension()) {
@@ -92,9 +107,12 @@ Parser::CallArguments Parser::call_arguments(std::size_t positional_base) {
                            std::string(source_.substr(token.start, token.end - token.start)),
                        token);
       }
+      // invalid_kwarg's `!(NAME '=') expression '='`: an unparenthesized `x := y` is no
+      // `expression`, so `f(x := y = 1)` is plain invalid syntax.
+      const bool walrus = keyword_name && peek(1).op() == Op::ColonEqual;
       const NodeIndex value = argument_expression();
       if (at(Op::Equal)) {
-        if (second_pass_) {
+        if (second_pass_ && !walrus) {
           raise_at_node("expression cannot contain assignment, perhaps you meant \"==\"?", value);
         }
         fail();
@@ -106,6 +124,9 @@ Parser::CallArguments Parser::call_arguments(std::size_t positional_base) {
           if (second_pass_) genexp_needs_parentheses(value);
           fail();
         }
+        // Class bases are `arguments` only, where `class C(x for x in y)` stops at `for`; the
+        // second pass still looks for invalid_arguments' "must be parenthesized".
+        if (!call && !second_pass_) fail();
         const int clauses = comprehension_clauses();
         if (!at(Op::RightParen)) {
           if (second_pass_ && at(Op::Comma)) {
@@ -113,6 +134,7 @@ Parser::CallArguments Parser::call_arguments(std::size_t positional_base) {
           }
           fail();
         }
+        if (!call) fail();
         scratch_.push_back(make_node(NodeKind::GeneratorExp, token, {&value, 1}, 0, clauses));
         return result;
       }
@@ -218,29 +240,49 @@ NodeIndex Parser::slice() {
 int Parser::comprehension_clauses() {
   LevelGuard guard(*this, 2);
   int deepest = 0;
+  bool first_clause = true;
+  // for_if_clause+ and ('if' disjunction)* stop before a clause or condition that does not
+  // parse, as pegen's loops do: `[*a for x in y if *b]` has clauses (and so gets its
+  // invalid_comprehension message), and the caller fails on what is left.
   do {
     const Mark start = mark();
-    accept(Keyword::Async);
-    expect(Keyword::For);
     int clause = 0;
     try {
-      clause = depth(star_targets());
-      expect(Keyword::In);
-    } catch (const SyntaxFailure&) {
-      if (second_pass_) {
-        reset(start);
-        accept(Keyword::Async);
-        consume();
-        try {
-          raise_invalid_target(star_expressions(), Targets::For);
-        } catch (const SyntaxFailure&) {
+      accept(Keyword::Async);
+      expect(Keyword::For);
+      try {
+        clause = depth(star_targets());
+        expect(Keyword::In);
+      } catch (const SyntaxFailure&) {
+        if (second_pass_) {
+          reset(start);
+          accept(Keyword::Async);
+          consume();
+          try {
+            raise_invalid_target(star_expressions(), Targets::For);
+          } catch (const SyntaxFailure&) {
+          }
         }
+        throw;
       }
-      throw;
+      clause = std::max(clause, depth(disjunction()));
+    } catch (const SyntaxFailure&) {
+      if (first_clause) throw;
+      reset(start);
+      break;
     }
-    clause = std::max(clause, depth(disjunction()));
-    while (accept(Keyword::If)) clause = std::max(clause, depth(disjunction()));
+    for (;;) {
+      const Mark condition = mark();
+      if (!accept(Keyword::If)) break;
+      try {
+        clause = std::max(clause, depth(disjunction()));
+      } catch (const SyntaxFailure&) {
+        reset(condition);
+        break;
+      }
+    }
     deepest = std::max(deepest, clause + 1);
+    first_clause = false;
   } while (at_comprehension());
   return deepest;
 }

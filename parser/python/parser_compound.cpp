@@ -155,10 +155,17 @@ void Parser::invalid_with_statement(const Mark& start, bool async) {
     consume();
     if (parenthesized) expect(Op::LeftParen);
     for (;;) {
-      if (parenthesized) {
-        star_expressions();
-      } else {
-        expression();
+      expression();
+      // `expressions` inside the parentheses: more expressions after commas (a trailing comma
+      // is taken too), but no starred item.
+      while (parenthesized && accept(Op::Comma)) {
+        const Mark item = mark();
+        try {
+          expression();
+        } catch (const SyntaxFailure&) {
+          reset(item);
+          break;
+        }
       }
       if (accept(Keyword::As)) star_target();
       if (!accept(Op::Comma)) break;
@@ -378,7 +385,16 @@ int Parser::function_definition(bool async) {
   int deepest = 1;  // the arguments object
   if (!at(Op::RightParen)) deepest = parameters(false);
   expect(Op::RightParen);
-  if (accept(Op::RightArrow)) deepest = std::max(deepest, depth(expression()));
+  if (at(Op::RightArrow)) {
+    // ['->' expression] is optional: when no expression follows, the forced ':' is expected at '->'.
+    const Mark arrow = mark();
+    try {
+      consume();
+      deepest = std::max(deepest, depth(expression()));
+    } catch (const SyntaxFailure&) {
+      reset(arrow);
+    }
+  }
   expect_forced(Op::Colon, ":");
   return 1 + std::max(deepest, block(keyword, "function definition"));
 }

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Token access, the two passes, and how a failure becomes the exception CPython raises.
+#include <unistd.h>
+
 #include <algorithm>
+#include <limits>
+#include <string>
 
 #include "parser/python/parser.hpp"
 #include "parser/python/utf8.hpp"
@@ -16,6 +20,21 @@ struct NextToken {
   operator Token() const { return tokenizer.next(); }
 };
 
+// Tokens one statement may hold. A statement's tokens stay in memory until it is parsed (pegen
+// backtracks over them), with its syntax nodes and literal values: about 100 bytes per token
+// for a long list of numbers, measured. Past half the physical memory at 128 bytes a token
+// the statement is refused as the MemoryError it would become; CPython needs several times
+// as much for the same statement (docs/compatibility.md).
+std::size_t statement_token_budget() {
+  static const std::size_t budget = [] {
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long page_size = ::sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page_size <= 0) return std::numeric_limits<std::size_t>::max();
+    return static_cast<std::size_t>(pages) / 2 * static_cast<std::size_t>(page_size) / 128;
+  }();
+  return budget;
+}
+
 }  // namespace
 
 Parser::Parser(std::string_view source) : source_(source), tokenizer_(source) {
@@ -23,12 +42,10 @@ Parser::Parser(std::string_view source) : source_(source), tokenizer_(source) {
 }
 
 const Token& Parser::fetch(std::size_t ahead) {
-  if (tokens_.size() > kMaxStatementTokens + kTokenWindowSize) {
-    // Tokens are only dropped between top-level statements; a single statement this long
-    // (no literal of more than 20486 numbers can be assigned anyway) would cost gigabytes.
-    throw EditError("ValueError", "a statement of the edits block has more than " +
-                                      std::to_string(kMaxStatementTokens) +
-                                      " tokens (weightspace limit)",
+  if (tokens_.size() > statement_token_budget()) [[unlikely]] {
+    throw EditError("MemoryError",
+                    "a statement of the edits block has more than " + std::to_string(statement_token_budget()) +
+                        " tokens, more than half of this machine's memory holds while it is parsed",
                     tokens_.back().line, 0);
   }
   while (tokens_.size() <= position_ + ahead) {

@@ -11,10 +11,12 @@ namespace {
 constexpr const char* kFStringPrefix = "f-string: ";
 // The second pass re-parses some alternatives pegen finds in its memo. It stays linear for
 // everything measured (about 25 rule calls per source byte: 14 million for a 2 MB file, 0.3 s),
-// but a contrived input could still grow faster; past this many rule calls (about two
-// seconds) the search for a specialised message stops and the plain "invalid syntax" of the
-// first pass is reported. No golden case and no file of CPython's own library comes near it.
+// but a contrived input could still grow faster; past a budget linear in the source (a base of
+// about two seconds, plus 64 calls per byte) the search for a specialised message stops and the
+// plain "invalid syntax" of the first pass is reported. No golden case, no generated case and
+// no file of CPython's own library comes near it.
 constexpr std::uint64_t kSecondPassRuleCalls = 100'000'000;
+constexpr std::uint64_t kSecondPassRuleCallsPerByte = 64;
 
 }  // namespace
 
@@ -167,7 +169,7 @@ void Parser::start_second_pass() {
   shallow_primary_position_ = static_cast<std::size_t>(-1);
   memo_.clear();
   rule_calls_ = 0;
-  rule_call_budget_ = kSecondPassRuleCalls;
+  rule_call_budget_ = kSecondPassRuleCalls + kSecondPassRuleCallsPerByte * source_.size();
   second_pass_ = true;
   error_pass_ = true;
   on_statement_ = nullptr;
@@ -189,10 +191,18 @@ int Parser::parse_fstring_expression(std::string_view source, int line) {
       } catch (const SyntaxFailure&) {
       } catch (const SecondPassExhausted&) {
       }
-      throw parser.generic_error(last);
+      throw RaisedSyntaxError{parser.generic_error(last)};
     }
   } catch (RaisedSyntaxError& raised) {
     throw raised.error;
+  } catch (const EditError& error) {
+    // The tokenizer's own errors count the expression's lines from 1; CPython's sub-tokenizer
+    // starts at the expression's line in the block, as the parser's errors above do.
+    const std::string suffix = " (<unknown>, line " + std::to_string(error.line()) + ")";
+    const std::string_view text = error.what();
+    if (error.line() <= 0 || !text.ends_with(suffix)) throw;
+    throw syntax_error(error.kind(), text.substr(0, text.size() - suffix.size()), error.line() + parser.line_offset_,
+                       error.column());
   }
 }
 

@@ -3,6 +3,7 @@
 // operators by precedence climbing. Each function charges the rule calls pegen makes for it,
 // so deep nesting hits the MemoryError limit where CPython does (see kMaxParserLevel).
 #include <algorithm>
+#include <utility>
 
 #include "parser/python/parser.hpp"
 
@@ -76,8 +77,18 @@ bool Parser::can_start_expression(bool allow_star) {
 }
 
 NodeIndex Parser::star_expressions() {
+  const bool as_targets = std::exchange(parse_targets_next_, false);
   LevelGuard guard(*this, 1);
+  const struct RestoreTargetHead {
+    std::size_t& slot;
+    std::size_t saved;
+    ~RestoreTargetHead() { slot = saved; }
+  } restore{target_head_, target_head_};
+  const auto element_starts = [&] {
+    if (as_targets) target_head_ = token_base_ + position_;
+  };
   const Token first = next_token();
+  element_starts();
   const NodeIndex head = star_expression();
   if (!at(Op::Comma)) return head;
   const std::size_t base = scratch_.size();
@@ -90,6 +101,7 @@ NodeIndex Parser::star_expressions() {
     if (!accept(Op::Comma)) break;
     if (!can_start_expression(true)) break;
     NodeIndex element = kNoNode;
+    element_starts();
     if (!operand_or_give_back(before_comma, [&] { return star_expression(); }, element)) {
       consume();
       break;
@@ -99,6 +111,12 @@ NodeIndex Parser::star_expressions() {
   const NodeIndex tuple = make_node(NodeKind::Tuple, first, children_since(base));
   scratch_.resize(base);
   return tuple;
+}
+
+// star_expressions where pegen's assignment tries star_targets first (see target_head_).
+NodeIndex Parser::star_expressions_as_targets() {
+  parse_targets_next_ = second_pass_;
+  return star_expressions();
 }
 
 NodeIndex Parser::star_expression() {

@@ -3,6 +3,8 @@
 // invalid_legacy_expression, invalid_named_expression), at brackets (invalid_comprehension)
 // and in failing dictionaries (invalid_double_starred_kvpairs).
 #include <algorithm>
+#include <iterator>
+#include <string_view>
 
 #include "parser/python/names.hpp"
 #include "parser/python/parser.hpp"
@@ -15,11 +17,25 @@ namespace {
 // primary (and its loop), atom.
 constexpr int kFailingStarExpressionsLevels = 26;
 
+// pegen's SOFT_KEYWORD (_PyPegen_soft_keyword_token) compares a NAME's source bytes with each
+// soft keyword by strncmp over the NAME's length, so any prefix of "_", "case" or "match" (`m`,
+// `ca`, ...) counts too; a non-ASCII spelling such as `ｍ` does not (it compares the raw bytes).
+bool soft_keyword_prefix(std::string_view raw_name) {
+  constexpr std::string_view kSoftKeywords[] = {"_", "case", "match"};
+  return std::any_of(std::begin(kSoftKeywords), std::end(kSoftKeywords),
+                     [&](std::string_view keyword) { return keyword.starts_with(raw_name); });
+}
+
 }  // namespace
 
 // invalid_expression and invalid_legacy_expression, in pegen's order.
 void Parser::invalid_expression_checks(const Mark& start, NodeIndex first) {
-  if (already_checked(start, 0)) return;
+  const std::size_t position = token_base_ + start.position;
+  const bool target_head = position == target_head_;
+  if (already_checked(start, 0)) {
+    if (!target_head) raise_held_legacy_error(position, position + 1);
+    return;
+  }
   const Mark after = mark();
   const Token first_token = tokens_[start.position];
   const bool first_is_name = first_token.kind == TokenKind::Name &&
@@ -27,8 +43,9 @@ void Parser::invalid_expression_checks(const Mark& start, NodeIndex first) {
                               first_token.keyword() >= Keyword::SoftMatch);
   const bool name_then_string = first_is_name && start.position + 1 < tokens_.size() &&
                                 tokens_[start.position + 1].kind == TokenKind::String;
-  const bool soft_keyword = first_token.kind == TokenKind::Name &&
-                            first_token.keyword() >= Keyword::SoftMatch;
+  const bool soft_keyword =
+      first_is_name &&
+      soft_keyword_prefix(source_.substr(first_token.start, first_token.end - first_token.start));
   const bool legacy = is_legacy_call_name(first);
   if (!name_then_string && !soft_keyword && can_start_expression(false)) {
     try {
@@ -72,14 +89,22 @@ void Parser::invalid_expression_checks(const Mark& start, NodeIndex first) {
         });
         const std::string name = ascii ? std::string(raw) : nfkc_normalize(raw);
         if (name == "print" || name == "exec") {
-          raise_at_token("Missing parentheses in call to '" + name + "'. Did you mean " + name +
-                             "(...)?",
-                         first_token);
+          std::string message =
+              "Missing parentheses in call to '" + name + "'. Did you mean " + name + "(...)?";
+          if (!target_head) raise_at_token(message, first_token);
+          held_legacy_errors_.push_back({position, first_token, std::move(message)});
         }
       } catch (const SyntaxFailure&) {
       }
     }
     reset(after);
+  }
+}
+
+// The first legacy print/exec error held at a token in [from, to), if any (see target_head_).
+void Parser::raise_held_legacy_error(std::size_t from, std::size_t to) {
+  for (const HeldLegacyError& held : held_legacy_errors_) {
+    if (held.position >= from && held.position < to) raise_at_token(held.message, held.name);
   }
 }
 

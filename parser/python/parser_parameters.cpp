@@ -22,6 +22,25 @@ int Parser::parameters(bool lambda) {
     if (second_pass_) raise_at_token(text, where);
     fail();
   };
+  // invalid_star_etc reports a second '*' only when a parameter without default (followed by
+  // ',' or the closing token) or a ',' comes after it: `*a, *b` but not `*a, *b=1` or `*a, *`.
+  const auto parameter_after_star = [&] {
+    const Mark start = mark();
+    bool found = false;
+    try {
+      consume();
+      if (at(Op::Comma)) {
+        found = true;
+      } else {
+        expect_name();
+        if (!lambda && accept(Op::Colon)) expression();
+        found = at(Op::Comma) || at(closing);
+      }
+    } catch (const SyntaxFailure&) {
+    }
+    reset(start);
+    return found;
+  };
   for (;;) {
     const Token token = next_token();
     if (seen_double_star) {
@@ -34,11 +53,20 @@ int Parser::parameters(bool lambda) {
     if (token.op() == Op::Slash) {
       if (seen_star) message("/ must be ahead of *", token);
       if (seen_slash) message("/ may appear only once", token);
-      if (positional == 0) message("at least one argument must precede /", token);
+      // invalid_parameters' `"/" ','`: without the comma `(/)` is plain invalid syntax.
+      if (positional == 0) {
+        if (peek(1).op() == Op::Comma) message("at least one argument must precede /", token);
+        fail();
+      }
       consume();
       seen_slash = true;
+      // invalid_parameters' `param_maybe_default+ '/' '*'`: `def f(a, /*)`
+      if (at(Op::Star)) message("expected comma between / and *", next_token());
     } else if (token.op() == Op::Star) {
-      if (seen_star) message("* argument may appear only once", token);
+      if (seen_star) {
+        if (parameter_after_star()) message("* argument may appear only once", token);
+        fail();
+      }
       consume();
       seen_star = true;
       if (at(Op::Comma) || at(closing)) {
@@ -64,7 +92,8 @@ int Parser::parameters(bool lambda) {
       if (at(Op::Equal)) message("var-keyword argument cannot have default value", next_token());
       deepest = std::max(deepest, argument);
       seen_double_star = true;
-    } else if (token.op() == Op::LeftParen && second_pass_) {
+    } else if (token.op() == Op::LeftParen && second_pass_ && !seen_default && !seen_slash && !seen_star) {
+      // invalid_parameters' `param_no_default* '(' ...`: only plain parameters come before.
       parenthesized_parameters(lambda, token);
       fail();
     } else {
@@ -74,11 +103,14 @@ int Parser::parameters(bool lambda) {
       deepest = std::max(deepest, argument);
       if (at(Op::Equal)) {
         const Token equal = consume();
-        if (at(Op::Comma) || at(closing)) message("expected default value expression", equal);
+        // invalid_default is `'=' &(')'|',')` for lambdas too: `lambda a=: 0` is plain invalid syntax.
+        if (at(Op::Comma) || at(Op::RightParen)) message("expected default value expression", equal);
         deepest = std::max(deepest, depth(expression()));
         if (!seen_star) seen_default = true;
       } else if (seen_default && !seen_star) {
-        message("non-default argument follows default argument", token);
+        // param_no_default: the parameter must end at ',' or the closing token.
+        if (at(Op::Comma) || at(closing)) message("non-default argument follows default argument", token);
+        fail();
       }
       if (!seen_star) ++positional;
       bare_star_pending = false;
@@ -95,10 +127,15 @@ void Parser::parenthesized_parameters(bool lambda, const Token& open) {
   const Mark start = mark();
   try {
     consume();
-    expect_name();
+    // def: param_no_default+ (annotations allowed); lambda: ','.lambda_param+
+    const auto parameter = [&] {
+      expect_name();
+      if (!lambda && accept(Op::Colon)) expression();
+    };
+    parameter();
     while (accept(Op::Comma)) {
       if (at(Op::RightParen)) break;
-      expect_name();
+      parameter();
     }
     expect(Op::RightParen);
     raise_at_token(lambda ? "Lambda expression parameters cannot be parenthesized"

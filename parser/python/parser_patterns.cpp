@@ -57,12 +57,15 @@ int Parser::match_statement() {
 void Parser::invalid_match_statement(const Mark& start) {
   const Token keyword = consume();
   try {
+    // subject_expr as in match_statement: a lone starred subject is no subject, and the
+    // tokens after it are never read (they would move the place of the syntax error).
     const NodeIndex subject = star_named_expression();
+    const bool tuple = at(Op::Comma);
     while (accept(Op::Comma)) {
       if (!can_start_expression(true)) break;
       star_named_expression();
     }
-    (void)subject;
+    if (!tuple && node(subject).kind == NodeKind::Starred) fail();
     if (next_token().kind == TokenKind::Newline) raise_at_last_token("expected ':'");
     if (accept(Op::Colon) && next_token().kind == TokenKind::Newline) {
       consume();

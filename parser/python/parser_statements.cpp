@@ -136,7 +136,9 @@ int Parser::expression_statement(ParsedStatement& parsed) {
   if (!second_pass_) return expression_statement_body(parsed, assignment_matched);
   const Mark start = mark();
   try {
-    return expression_statement_body(parsed, assignment_matched);
+    const int statement_depth = expression_statement_body(parsed, assignment_matched);
+    held_legacy_errors_.clear();  // the statement parsed: pegen raises none of them
+    return statement_depth;
   } catch (const SyntaxFailure&) {
     if (!assignment_matched) invalid_assignment(start);
     throw;
@@ -145,8 +147,13 @@ int Parser::expression_statement(ParsedStatement& parsed) {
 
 int Parser::expression_statement_body(ParsedStatement& parsed, bool& assignment_matched) {
   const Mark start = mark();
+  // In the second pass each part before an `=`, ':' or augmented operator is a target, where
+  // pegen never looks for a legacy print; the part after the last one is an expression again.
+  const auto not_a_target = [&](const Mark& part) {
+    if (second_pass_) raise_held_legacy_error(token_base_ + part.position, token_base_ + position_);
+  };
   mark_shallow_primary(kShallowStatementStart);
-  const NodeIndex first = star_expressions();
+  const NodeIndex first = star_expressions_as_targets();
   const Op op = next_token().op();
   if (op == Op::Colon) {
     if (!is_single_target(first) || annotation_group_comes_first(first)) {
@@ -168,17 +175,21 @@ int Parser::expression_statement_body(ParsedStatement& parsed, bool& assignment_
     NodeIndex value = first;
     int targets = 0;
     int deepest = depth(first);
+    Mark part = start;
     while (at(Op::Equal)) {
       if (!is_star_target(value)) {
+        not_a_target(part);
         if (second_pass_) invalid_assignment(start);
         fail();
       }
       ++targets;
       consume();
       mark_shallow_primary(kShallowAssignedValue + (second_pass_ ? 1 : 0));
-      value = at(Keyword::Yield) ? yield_expression() : star_expressions();
+      part = mark();
+      value = at(Keyword::Yield) ? yield_expression() : star_expressions_as_targets();
       deepest = std::max(deepest, depth(value));
     }
+    not_a_target(part);
     assignment_matched = true;
     if (targets == 1) {
       parsed.shape = ParsedStatement::Shape::Assign;
@@ -195,13 +206,22 @@ int Parser::expression_statement_body(ParsedStatement& parsed, bool& assignment_
     consume();
     assignment_matched = true;  // augassign ~ (a cut)
     LevelGuard guard(*this, 2);
-    const NodeIndex value = at(Keyword::Yield) ? yield_expression() : star_expressions();
+    NodeIndex value = kNoNode;
+    try {
+      value = at(Keyword::Yield) ? yield_expression() : star_expressions();
+    } catch (const SyntaxFailure&) {
+      // The cut fails the whole assignment rule; simple_stmt's next alternative,
+      // star_expressions, then parses the target as an expression.
+      not_a_target(start);
+      throw;
+    }
     parsed.shape = ParsedStatement::Shape::AugAssign;
     parsed.operation = *operation;
     parsed.target = first;
     parsed.value = value;
     return 1 + std::max(depth(first), depth(value));
   }
+  not_a_target(start);
   if (second_pass_ && next_token().kind != TokenKind::Newline && op != Op::Semicolon) {
     invalid_assignment(start);
     fail();  // the statement cannot end here
@@ -254,7 +274,7 @@ void Parser::invalid_assignment(const Mark& start) {
     for (;;) {
       const Mark before = mark();
       try {
-        const NodeIndex target = star_expressions();
+        const NodeIndex target = star_expressions_as_targets();
         if (!is_star_target(target) || !accept(Op::Equal)) fail();
       } catch (const SyntaxFailure&) {
         reset(before);

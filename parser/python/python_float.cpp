@@ -142,6 +142,21 @@ std::optional<double> parse_unsigned_decimal(std::string_view text) {
   throw EditError("ValueError", "could not convert string to float: " + repr);
 }
 
+// int()'s message formats its argument with "%.200R": the repr of the whole value (its quote
+// chosen for the whole text), cut after 200 code points, closing quote and all.
+[[noreturn]] void throw_int_value_error(std::string repr) {
+  constexpr std::size_t kMaxCodePoints = 200;
+  std::size_t code_points = 0;
+  for (std::size_t offset = 0; offset < repr.size(); ++offset) {
+    const bool starts_code_point = (static_cast<unsigned char>(repr[offset]) & 0xC0) != 0x80;
+    if (starts_code_point && ++code_points > kMaxCodePoints) {
+      repr.resize(offset);
+      break;
+    }
+  }
+  throw EditError("ValueError", "invalid literal for int() with base 10: " + repr);
+}
+
 // PyLong_FromString in base 10 on the ASCII text.
 std::optional<BigInt> parse_python_int_ascii(std::string_view text) {
   std::size_t position = 0;
@@ -265,7 +280,7 @@ BigInt python_int(const PyValue& value) {
       const std::string repr = is_str ? python_repr_str(value.text()) : python_repr_bytes(value.bytes());
       const std::string ascii = is_str ? transform_to_ascii(value.text()) : value.bytes();
       auto parsed = ascii.find('\0') == std::string::npos ? parse_python_int_ascii(ascii) : std::nullopt;
-      if (!parsed) throw EditError("ValueError", "invalid literal for int() with base 10: " + repr);
+      if (!parsed) throw_int_value_error(repr);
       return *parsed;
     }
     default:

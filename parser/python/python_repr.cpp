@@ -2,28 +2,11 @@
 #include <cstdio>
 
 #include "parser/python/python_float.hpp"
+#include "parser/python/unicode_tables.hpp"
 #include "parser/python/utf8.hpp"
 
 namespace weightspace {
 namespace {
-
-// str.isprintable(), closely enough for messages: controls, separators other than the space,
-// common format characters, surrogates, private use and noncharacters are escaped.
-bool is_printable(char32_t code_point) {
-  if (code_point < 0x20 || (code_point >= 0x7F && code_point <= 0xA0) || code_point == 0xAD) return false;
-  if (code_point == 0x1680 || (code_point >= 0x2000 && code_point <= 0x200F) ||
-      (code_point >= 0x2028 && code_point <= 0x202F) || (code_point >= 0x205F && code_point <= 0x206F) ||
-      code_point == 0x3000 || code_point == 0xFEFF || (code_point >= 0xFFF9 && code_point <= 0xFFFB)) {
-    return false;
-  }
-  if ((code_point >= 0x600 && code_point <= 0x605) || code_point == 0x61C || code_point == 0x6DD ||
-      code_point == 0x70F || code_point == 0x180E) {
-    return false;
-  }
-  if ((code_point >= 0xD800 && code_point <= 0xF8FF) || (code_point & 0xFFFE) == 0xFFFE) return false;
-  if (code_point >= 0xE0000 || code_point > 0x10FFFF) return false;
-  return true;
-}
 
 void append_escape(std::string& out, char32_t code_point) {
   char buffer[16];
@@ -72,7 +55,7 @@ std::string python_repr_str(std::u32string_view text) {
   std::string out(1, quote);
   for (const char32_t code_point : text) {
     if (append_common_escape(out, code_point, quote)) continue;
-    if (is_printable(code_point)) {
+    if (is_printable(code_point)) {  // str.isprintable(), as unicode_repr asks it
       python::append_utf8(out, code_point);
     } else {
       append_escape(out, code_point);

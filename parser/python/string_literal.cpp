@@ -20,13 +20,21 @@ int hex_value(char character) {
 
 bool is_octal(char character) { return character >= '0' && character <= '7'; }
 
-// Length of `text` once CPython has rewritten non-ASCII characters as \UXXXXXXXX.
-std::size_t escaped_length(std::string_view text) {
+// Length of body[begin, end) once CPython has rewritten the body for the unicode_escape codec
+// (decode_unicode_with_escapes): a non-ASCII character becomes \UXXXXXXXX, a backslash before
+// one or at the end of the body \u005c, and an ASCII character after a backslash is copied
+// with it, never read as a backslash itself.
+std::size_t escaped_length(std::string_view body, std::size_t begin, std::size_t end) {
   std::size_t length = 0;
-  for (std::uint32_t offset = 0; offset < text.size();) {
-    const bool ascii = static_cast<unsigned char>(text[offset]) < 0x80;
-    decode_utf8(text, offset);
-    length += ascii ? 1 : 10;
+  bool after_backslash = false;
+  for (auto offset = static_cast<std::uint32_t>(begin); offset < end;) {
+    const bool ascii = static_cast<unsigned char>(body[offset]) < 0x80;
+    const bool backslash = body[offset] == '\\' && !after_backslash;
+    decode_utf8(body, offset);
+    const bool rewritten =
+        backslash && (offset == body.size() || static_cast<unsigned char>(body[offset]) >= 0x80);
+    length += !ascii ? 10 : rewritten ? 6 : 1;
+    after_backslash = backslash && !rewritten;
   }
   return length;
 }
@@ -149,7 +157,7 @@ void decode_str(std::string_view body, bool raw, std::u32string& out) {
         const std::size_t close = body.find('}', offset + 1);
         if (close != std::string_view::npos && close > offset + 1) {
           const std::string_view name = body.substr(offset + 1, close - offset - 1);
-          const std::size_t name_position = position + 2 + escaped_length(name);
+          const std::size_t name_position = position + 2 + escaped_length(body, offset + 1, close);
           if (const auto code_point = lookup_character_name(name)) {
             out += *code_point;
             offset = static_cast<std::uint32_t>(close + 1);
@@ -159,7 +167,7 @@ void decode_str(std::string_view body, bool raw, std::u32string& out) {
           unicode_error(start, name_position, "unknown Unicode character name", '\\');
         }
         if (close == std::string_view::npos) {
-          unicode_error(start, position + escaped_length(body.substr(offset)),
+          unicode_error(start, position + escaped_length(body, offset, body.size()),
                         "malformed \\N character escape", '\\');
         }
         unicode_error(start, position + 1, "malformed \\N character escape", '\\');

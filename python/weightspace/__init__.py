@@ -53,6 +53,33 @@ class _KeyError(KeyError):
         return str(self.args[0])
 
 
+class _UnicodeDecodeError(UnicodeDecodeError):
+    """The grader's UnicodeDecodeError with its message; the codec's fields (encoding, object,
+    start, end) are not set, since weightspace reports the message only."""
+
+    def __init__(self, message: str) -> None:  # the builtin's own takes the five codec fields
+        Exception.__init__(self, message)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+_UnicodeDecodeError.__name__ = _UnicodeDecodeError.__qualname__ = "UnicodeDecodeError"
+
+
+class _UnicodeEncodeError(UnicodeEncodeError):
+    """As _UnicodeDecodeError, for lone surrogates that cannot be encoded."""
+
+    def __init__(self, message: str) -> None:
+        Exception.__init__(self, message)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+_UnicodeEncodeError.__name__ = _UnicodeEncodeError.__qualname__ = "UnicodeEncodeError"
+
+
 def _exception(kind: str, message: str, line: int, column: int) -> BaseException:
     """The exception verify.py raises for an answer weightspace rejected as `kind`."""
     if kind in ("SyntaxError", "IndentationError", "TabError"):
@@ -65,8 +92,10 @@ def _exception(kind: str, message: str, line: int, column: int) -> BaseException
         return UFuncTypeError(message)
     if kind == "KeyError":
         return _KeyError(message)
-    if kind in ("UnicodeDecodeError", "UnicodeEncodeError"):
-        return UnicodeError(message)
+    if kind == "UnicodeDecodeError":
+        return _UnicodeDecodeError(message)
+    if kind == "UnicodeEncodeError":
+        return _UnicodeEncodeError(message)
     cls = getattr(builtins, kind, None)
     if isinstance(cls, type) and issubclass(cls, Exception):
         return cls(message)

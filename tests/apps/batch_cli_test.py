@@ -150,7 +150,7 @@ class Batch(unittest.TestCase):
             f"{manifest}:2": ("JSONDecodeError", "Expecting property name enclosed in double quotes"),
             "noblock": ("ValueError", "answer has no edits block"),
             "syntax": ("SyntaxError", ""),
-            "pong": ("ModuleNotFoundError", "unknown game"),
+            "pong": ("ModuleNotFoundError", "No module named 'minatar.environments.pong'"),
             "huge": ("ValueError", "episodes must be at most"),
             "float": ("ValueError", "\"episodes\" must be an integer"),
             "two": ("ValueError", "exactly one of"),

@@ -164,12 +164,32 @@ class Resources(unittest.TestCase):
         self.assertEqual(run("grade", "--game", "breakout", "--episodes", "4294959378", ANSWER).returncode, 2)
 
     def test_unbounded_inputs_stop_at_the_limit(self):
-        self.assertIn("larger than", reward(run("grade", "--game", "breakout", "--answer", "/dev/zero"))["error"])
+        small = ("--max-input-bytes", "1MiB")
+        zero = reward(run("grade", "--game", "breakout", *small, "--answer", "/dev/zero"))
+        self.assertEqual(zero["error"], "/dev/zero is larger than 1048576 bytes, the most read for an answer "
+                                        "(--max-input-bytes)")
         with tempfile.TemporaryDirectory() as folder:
             sparse = os.path.join(folder, "huge.json")
             with open(sparse, "w") as f:
                 f.truncate(4 << 30)
+            # Past the parser's 4 GiB ceiling, the default limit: refused from its size, unread.
             self.assertIn("larger than", reward(run("grade", "--game", "breakout", "--trajectory", sparse))["error"])
+            if not SANITIZED:  # 3 GiB, under the ceiling but over the 2 GiB address space of the run
+                with open(sparse, "w") as f:
+                    f.truncate(3 << 30)
+                short = reward(run("grade", "--game", "breakout", "--answer", sparse))
+                self.assertEqual(short["error"], sparse + ": not enough memory to read it (--max-input-bytes bounds "
+                                                          "what is read)")
+            # Past the limits weightspace used to have (16 MiB answers, 4 MiB blocks): graded.
+            large = os.path.join(folder, "large.txt")
+            with open(large, "w") as f:
+                f.write("```edits\nb1[0] = 1\n#" + "x" * (17 << 20) + "\n```")
+            graded = reward(run("grade", "--game", "breakout", "--episodes", "1", "--answer", large))
+            self.assertEqual((graded["parse_success"], graded["edit_count"]), (1.0, 1))
+            for bad in ("0", "-1", "5GB", "lots"):
+                result = run("grade", "--game", "breakout", "--max-input-bytes", bad, ANSWER)
+                self.assertEqual(result.returncode, 2, bad)
+                self.assertIn("--max-input-bytes", result.stderr.decode(), bad)
             fifo = os.path.join(folder, "fifo")
             os.mkfifo(fifo)
             stop = threading.Event()
@@ -184,7 +204,7 @@ class Resources(unittest.TestCase):
             writer = threading.Thread(target=feed)
             writer.start()
             try:
-                self.assertIn("larger than", reward(run("grade", "--game", "breakout", "--answer", fifo))["error"])
+                self.assertIn("larger than", reward(run("grade", "--game", "breakout", *small, "--answer", fifo))["error"])
             finally:
                 stop.set()
                 writer.join(timeout=10)

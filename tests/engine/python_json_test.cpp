@@ -54,7 +54,7 @@ TEST(RewardJson, ReproducesEveryGoldenRewardText) {
     reward.normalized_score = grade_case.at("expected_normalized_score").get<double>();
     reward.game = expected.at("game").get<std::string>();
     reward.source = expected.at("source").get<std::string>();
-    reward.episodes = expected.at("episodes").get<std::int64_t>();
+    reward.episodes = BigInt(expected.at("episodes").get<std::int64_t>());
     reward.parse_success = expected.at("parse_success").get<double>() == 1.0;
     if (reward.parse_success) {
       reward.raw_score = expected.at("raw_score").get<double>();

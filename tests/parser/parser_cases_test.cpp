@@ -5,7 +5,9 @@
 // which stage of ours produced the outcome), followed by a per-category agreement table.
 #include "parser/answer.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <filesystem>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -137,8 +139,29 @@ std::string tensor_differences(const nlohmann::json& outcome, const Weights& wei
   return text;
 }
 
-// "" when parse_answer agrees with the golden outcome, else what differs.
-std::string disagreement(std::string_view answer, const nlohmann::json& outcome) {
+// The rejection's text is str() of the grader's exception, optionally followed by the place
+// weightspace adds: " (line L, column C)".
+bool same_message(std::string_view actual, std::string_view expected) {
+  if (!actual.starts_with(expected)) return false;
+  std::string_view suffix = actual.substr(expected.size());
+  if (suffix.empty()) return true;
+  const auto take = [&suffix](std::string_view text) {
+    if (!suffix.starts_with(text)) return false;
+    suffix.remove_prefix(text.size());
+    return true;
+  };
+  const auto number = [&suffix] {
+    const std::size_t digits = suffix.find_first_not_of("0123456789");
+    if (digits == 0 || digits == std::string_view::npos) return false;
+    suffix.remove_prefix(digits);
+    return true;
+  };
+  return take(" (line ") && number() && take(", column ") && number() && take(")") && suffix.empty();
+}
+
+// "" when parse_answer agrees with the golden outcome, else what differs. With `messages`, a
+// rejection must also carry the grader's exact message.
+std::string disagreement(std::string_view answer, const nlohmann::json& outcome, bool messages = false) {
   ParsedAnswer parsed;
   try {
     parsed = parse_answer(answer);
@@ -152,7 +175,8 @@ std::string disagreement(std::string_view answer, const nlohmann::json& outcome)
     agree = sha == outcome["sha256"].get<std::string>() && parsed.edit_count == outcome["edit_count"].get<int>() &&
             parsed.nonzero_weights == outcome["nonzero_weights"].get<long long>();
   } else if (agree) {
-    agree = parsed.error->kind() == outcome["error_type"].get<std::string>();
+    agree = parsed.error->kind() == outcome["error_type"].get<std::string>() &&
+            (!messages || same_message(parsed.error->what(), outcome["message"].get<std::string>()));
   }
   if (agree) return "";
   std::string text = "expected " + describe_expected(outcome) + "; actual " + describe_actual(parsed, sha);
@@ -184,17 +208,33 @@ struct Tally {
   }
 };
 
-void check_cases(const nlohmann::json& cases, const std::string& title) {
+void check_cases(const nlohmann::json& cases, const std::string& title, bool messages = false) {
   Tally tally;
   for (const auto& golden_case : cases) {
     const std::string id = golden_case["id"].get<std::string>();
     const std::string answer = golden_case["answer"].get<std::string>();
     ASSERT_EQ(sha256_hex(answer), golden_case["answer_sha256"].get<std::string>()) << id << ": answer not read back exactly";
-    const std::string problem = disagreement(answer, golden_case["outcome"]);
+    const std::string problem = disagreement(answer, golden_case["outcome"], messages);
     tally.add(golden_case["category"].get<std::string>(), problem.empty());
     if (!problem.empty()) ADD_FAILURE() << id << ": " << problem;
   }
   tally.print(title);
+}
+
+// tests/golden/edge_cases/*.json: answers recorded by tests/support/record_parser_cases.py
+// from the grader itself; there the message must be the grader's too.
+TEST(ParserGoldenCases, EdgeCasesWithExactMessages) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(golden_path("edge_cases"))) {
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  ASSERT_FALSE(files.empty());
+  for (const auto& file : files) {
+    const nlohmann::json document = read_with_our_reader("edge_cases/" + file.filename().string());
+    ASSERT_FALSE(document["cases"].empty()) << file;
+    check_cases(document["cases"], file.filename().string(), true);
+  }
 }
 
 TEST(ParserGoldenCases, EveryPublicCase) {
@@ -234,18 +274,34 @@ TEST(ParserGoldenCases, TrajectoriesEndToEnd) {
   tally.print("trajectories.json (answer -> parse)");
 }
 
-TEST(ParseAnswer, AnswerLevelLimits) {
-  // Up to kMaxAnswerBytes an answer is read; one byte more is refused before any parsing.
-  std::string answer(kMaxAnswerBytes - 12, 'x');
-  answer += "```edits\n```";
-  ASSERT_EQ(answer.size(), kMaxAnswerBytes);
-  const ParsedAnswer largest = parse_answer(answer);
-  EXPECT_TRUE(largest.success);
-  EXPECT_EQ(largest.edit_count, 0);
-  answer.insert(0, " ");
-  const ParsedAnswer too_large = parse_answer(answer);
-  ASSERT_FALSE(too_large.success);
-  EXPECT_EQ(too_large.error->kind(), "ValueError");  // weightspace limits are ValueErrors
+// Answers past the limits weightspace used to have (a 4 MiB block, 16 MiB answers, 100,000
+// statements, 250,000 literal values, a million tokens per statement) get the grader's
+// outcome. Expectations recorded with verify.apply_edits under /usr/bin/python3 (3.11.2,
+// numpy 1.24.2), e.g. `verify.apply_edits("```edits\n" + "b1[0] = 1\n" * 120000 + "```")`.
+TEST(ParseAnswer, AnswersBeyondTheOldLimits) {
+  const auto parse_block = [](const std::string& body) { return parse_answer("```edits\n" + body + "```"); };
+  const ParsedAnswer comment = parse_block("b1[0] = 1\n#" + std::string(std::size_t{5} << 20, 'x') + "\n");
+  ASSERT_TRUE(comment.success) << comment.error->what();
+  EXPECT_EQ(comment.edit_count, 1);
+  std::string statements;
+  for (int i = 0; i < 120000; ++i) statements += "b1[0] = 1\n";
+  const ParsedAnswer many = parse_block(statements);
+  ASSERT_TRUE(many.success) << many.error->what();
+  EXPECT_EQ(many.edit_count, 120000);
+  std::string list = "b1[:] = [";
+  for (int i = 0; i < 300000; ++i) list += "1, ";
+  const ParsedAnswer long_list = parse_block(list + "]\n");
+  ASSERT_FALSE(long_list.success);
+  EXPECT_EQ(long_list.error->kind(), "ValueError");
+  EXPECT_TRUE(same_message(long_list.error->what(), "could not broadcast input array from shape (300000,) into shape (32,)"))
+      << long_list.error->what();
+  std::string set = "b1[0] = {";
+  for (int i = 0; i < 300000; ++i) set += std::to_string(i) + ",";
+  const ParsedAnswer large_set = parse_block(set + "}\n");
+  ASSERT_FALSE(large_set.success);
+  EXPECT_EQ(large_set.error->kind(), "TypeError");
+  EXPECT_TRUE(same_message(large_set.error->what(), "float() argument must be a string or a real number, not 'set'"))
+      << large_set.error->what();
 }
 
 // parse_answer applies each statement as soon as it is parsed, yet verify.apply_edits runs

@@ -169,6 +169,34 @@ TEST(PythonInt, OfStrings) {
   }
 }
 
+// int() formats its argument with "%.200R": the whole value's repr, cut after 200 code points.
+// The expected endings and lengths are Python 3.11's.
+TEST(PythonInt, MessageCutsTheReprAfter200CodePoints) {
+  const auto message = [](const PyValue& value) {
+    try {
+      python_int(value);
+    } catch (const EditError& error) {
+      return std::string(error.what());
+    }
+    return std::string("no error");
+  };
+  const std::string prefix = "invalid literal for int() with base 10: ";
+  EXPECT_EQ(message(str_value(std::u32string(198, U'x'))), prefix + "'" + std::string(198, 'x') + "'");
+  EXPECT_EQ(message(str_value(std::u32string(199, U'x'))), prefix + "'" + std::string(199, 'x'));
+  EXPECT_EQ(message(str_value(std::u32string(198, U'x') + U"\ny")), prefix + "'" + std::string(198, 'x') + "\\");
+  EXPECT_EQ(message(bytes_value(std::string(100, '\xff'))), prefix + "b'" + [] {
+    std::string escapes;
+    for (int i = 0; i < 49; ++i) escapes += "\\xff";
+    return escapes + "\\x";
+  }());
+  // Code points, not bytes: 199 two-byte characters after the quote.
+  std::string accents = prefix + "'";
+  for (int i = 0; i < 199; ++i) accents += "\u00e9";
+  EXPECT_EQ(message(str_value(std::u32string(300, U'\u00e9'))), accents);
+  // The quote is chosen for the whole text, also when the ' is past the cut.
+  EXPECT_EQ(message(str_value(std::u32string(250, U'x') + U"'")), prefix + "\"" + std::string(199, 'x'));
+}
+
 TEST(PythonInt, OfFloatsAndOthers) {
   EXPECT_EQ(python_int(float_value(-1.5)).to_int64(), -1);
   EXPECT_EQ(python_int(float_value(-0.5)).to_int64(), 0);

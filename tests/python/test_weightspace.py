@@ -78,6 +78,31 @@ def test_apply_edits_matches_every_golden_parser_case():
     assert checked_messages > 500
 
 
+def test_apply_edits_raises_the_graders_exact_exception_on_every_edge_case():
+    """tests/golden/edge_cases: recorded from the grader, exact messages (a place may follow)."""
+    checked = 0
+    for path in sorted((GOLDEN / "edge_cases").glob("*.json")):
+        for case in json.loads(path.read_text(encoding="utf-8", errors="surrogatepass"))["cases"]:
+            outcome = case["outcome"]
+            if outcome["parse_success"]:
+                tensors, count = weightspace.apply_edits(case["answer"])
+                assert (tensor_sha256(tensors), count) == (outcome["sha256"], outcome["edit_count"]), case["id"]
+                continue
+            with pytest.raises(Exception) as raised:
+                weightspace.apply_edits(case["answer"])
+            error = raised.value
+            assert type(error).__name__ == outcome["error_type"], (case["id"], type(error), outcome["error_type"])
+            assert isinstance(error, getattr(builtins, outcome["error_type"], TypeError)), case["id"]
+            message = str(error)
+            if isinstance(error, SyntaxError):  # str() of a SyntaxError holds "(<unknown>, line N)"
+                assert message == outcome["message"], (case["id"], message, outcome["message"])
+            else:
+                assert message == outcome["message"] or (
+                    message.startswith(outcome["message"] + " (line ")), (case["id"], message, outcome["message"])
+            checked += 1
+    assert checked > 2500  # rejections among the ~3600 cases
+
+
 def test_syntax_errors_carry_line_and_offset():
     with pytest.raises(SyntaxError) as raised:
         weightspace.apply_edits(answer("b1[0] = 1", "b1[1] = ("))
@@ -149,7 +174,13 @@ def test_ctrl_c_interrupts_a_long_grade():
 def test_bad_arguments_fail_as_verify_py_does():
     good = answer("b3[0] = 1")
     score, metadata = weightspace.grade_answer("pong", "original", good, 3)
-    assert (score, metadata["parse_success"]) == (0.0, 0.0) and "pong" in metadata["error"]
+    assert (score, metadata["parse_success"]) == (0.0, 0.0)
+    assert metadata["error"] == "No module named 'minatar.environments.pong'"
+    # No episode to play: verify.evaluate builds no environment, score_cap fails instead.
+    assert weightspace.grade_answer("pong", "original", good, -10**30)[1]["error"] == "'pong'"
+    assert weightspace.grade_answer("pong", "synth", good, 0)[1]["error"] == "No module named 'minatar_synth.games.pong'"
+    raw, length = weightspace.evaluate("pong", "original", weightspace.apply_edits(good)[0], 0)
+    assert math.isnan(raw) and math.isnan(length)
     score, metadata = weightspace.grade_answer("breakout", "original", good, -4)
     assert math.isnan(score) and metadata["episodes"] == -4
     score, metadata = weightspace.grade_answer("breakout", "original", good, "10")

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "apps/report/report_charts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <string_view>
+
+#include "apps/report/html.hpp"
+
+namespace weightspace::report {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t kMaxBins = 24;
+
+void append_canvas(std::string& out, std::string_view kind, std::size_t index, const std::string& escaped_label,
+                   std::string_view size_class) {
+  out += "<figure class=\"chart ";
+  out += size_class;
+  out += "\"><figcaption>" + escaped_label + "</figcaption><div class=\"chart-box\"><canvas data-chart=\"";
+  out += kind;
+  out += "\" data-index=\"" + std::to_string(index) + "\" role=\"img\" aria-label=\"" + escaped_label +
+         "\"></canvas></div></figure>";
+}
+
+json trend_data(const json& trend) {
+  // Series in a fixed order (by key), each with one value per run: null where that run had
+  // no such game/source.
+  std::map<std::string, json> series;
+  for (const json& run : trend) {
+    for (const auto& [key, score] : run["mean_scores"].items()) series.emplace(key, json::array());
+  }
+  json runs = json::array();
+  json throughput = json::array();
+  for (const json& run : trend) {
+    runs.push_back({{"id", run["run_id"]}, {"started_at", run["started_at"]}});
+    throughput.push_back(run["steps_per_second"]);
+    for (auto& [key, values] : series) {
+      const auto found = run["mean_scores"].find(key);
+      values.push_back(found == run["mean_scores"].end() ? json(nullptr) : *found);
+    }
+  }
+  json series_list = json::array();
+  for (auto& [key, values] : series) series_list.push_back({{"label", key}, {"values", std::move(values)}});
+  return {{"runs", std::move(runs)}, {"series", std::move(series_list)}, {"throughput", std::move(throughput)}};
+}
+
+std::string number_or_empty(const json& value, bool si) {
+  if (!value.is_number()) return {};
+  return si ? si_number(value.get<double>()) : exact_number(value);
+}
+
+// The numbers behind the trend charts, folded away: with the script off, or to copy them.
+void append_trend_table(std::string& out, const json& trend) {
+  out +=
+      "<details><summary>The numbers</summary><table id=\"trend-table\" class=\"sortable\"><thead><tr>"
+      "<th data-type=\"num\" class=\"num\">Run</th><th>Started</th><th data-type=\"num\" class=\"num\">Steps/s</th>";
+  for (const json& series : trend["series"]) {
+    out += "<th data-type=\"num\" class=\"num\">";
+    append_escaped(out, series["label"].get_ref<const std::string&>());
+    out += "</th>";
+  }
+  out += "</tr></thead><tbody>";
+  for (std::size_t i = 0; i < trend["runs"].size(); ++i) {
+    const json& run = trend["runs"][i];
+    out += "<tr><td class=\"num\">" + exact_number(run["id"]) + "</td><td>" +
+           escaped(run["started_at"].get_ref<const std::string&>()) + "</td><td class=\"num\">" +
+           number_or_empty(trend["throughput"][i], true) + "</td>";
+    for (const json& series : trend["series"]) {
+      out += "<td class=\"num\">" + number_or_empty(series["values"][i], false) + "</td>";
+    }
+    out += "</tr>";
+  }
+  out += "</tbody></table></details>";
+}
+
+void append_speed_table(std::string& out, const json& speed) {
+  out +=
+      "<details><summary>The numbers</summary><table id=\"speed-table\" class=\"sortable\"><thead><tr>"
+      "<th data-type=\"num\" class=\"num\">Threads</th><th data-type=\"num\" class=\"num\">Steps/s</th>"
+      "</tr></thead><tbody>";
+  for (const json& point : speed) {
+    out += "<tr><td class=\"num\">" + exact_number(point["threads"]) + "</td><td class=\"num\">" +
+           si_number(point["steps_per_second"].get<double>()) + "</td></tr>";
+  }
+  out += "</tbody></table></details>";
+}
+
+}  // namespace
+
+std::vector<HistogramBin> histogram(const std::vector<double>& scores) {
+  if (scores.empty()) return {};
+  const auto [low, high] = std::minmax_element(scores.begin(), scores.end());
+  const double min = *low;
+  const double max = *high;
+  if (!(max > min)) return {{min, max, scores.size()}};
+  const auto bins = std::clamp<std::size_t>(
+      static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(scores.size())))), 1, kMaxBins);
+  const double width = (max - min) / static_cast<double>(bins);
+  std::vector<HistogramBin> result(bins);
+  for (std::size_t i = 0; i < bins; ++i) {
+    result[i].from = min + width * static_cast<double>(i);
+    result[i].to = i + 1 == bins ? max : min + width * static_cast<double>(i + 1);
+    result[i].count = 0;
+  }
+  for (const double score : scores) {
+    const auto index = static_cast<std::size_t>((score - min) / width);
+    ++result[std::min(index, bins - 1)].count;
+  }
+  return result;
+}
+
+json chart_data(const json& data) {
+  json histograms = json::array();
+  for (const json& distribution : data["distributions"]) {
+    const std::vector<double> scores = distribution["scores"].get<std::vector<double>>();
+    json bins = json::array();
+    for (const HistogramBin& bin : histogram(scores)) {
+      bins.push_back({{"from", bin.from}, {"to", bin.to}, {"count", bin.count}});
+    }
+    const double mean =
+        scores.empty() ? 0 : std::accumulate(scores.begin(), scores.end(), 0.0) / static_cast<double>(scores.size());
+    histograms.push_back({{"game", distribution["game"]},
+                          {"source", distribution["source"]},
+                          {"count", scores.size()},
+                          {"mean", scores.empty() ? json(nullptr) : json(mean)},
+                          {"bins", std::move(bins)}});
+  }
+  json speed = json::array();
+  for (const json& point : data["speed"]) {
+    speed.push_back({{"threads", point["threads"]}, {"steps_per_second", point["steps_per_second"]}});
+  }
+  return {{"histograms", std::move(histograms)}, {"trend", trend_data(data["trend"])}, {"speed", std::move(speed)}};
+}
+
+void append_charts(std::string& out, const json& charts) {
+  out +=
+      "<section id=\"distributions\"><h2>Score distributions</h2>"
+      "<noscript><p class=\"note\">The charts are drawn by the page's script; the tables hold the numbers."
+      "</p></noscript><div class=\"chart-grid\">";
+  const json& histograms = charts["histograms"];
+  if (histograms.empty()) out += "<p class=\"note\">No scores in this run.</p>";
+  for (std::size_t i = 0; i < histograms.size(); ++i) {
+    const json& h = histograms[i];
+    std::string label = escaped(h["game"].get_ref<const std::string&>()) + " / " +
+                        escaped(h["source"].get_ref<const std::string&>()) +
+                        " (n = " + grouped_integer(h["count"].get<std::int64_t>());
+    if (h["mean"].is_number()) label += ", mean " + significant(h["mean"].get<double>(), 4);
+    label += ")";
+    if (h["bins"].empty()) {
+      out += "<figure class=\"chart small\"><figcaption>" + label +
+             "</figcaption><p class=\"note\">no scores</p></figure>";
+    } else {
+      append_canvas(out, "histogram", i, label, "small");
+    }
+  }
+  out += "</div></section>\n<section id=\"trend\"><h2>Trend over the last runs</h2><div class=\"chart-grid\">";
+  const json& trend = charts["trend"];
+  const std::size_t run_count = trend["runs"].size();
+  const std::string runs =
+      run_count == 1 ? "this run" : "the last " + grouped_integer(static_cast<std::int64_t>(run_count)) + " runs";
+  if (trend["series"].empty()) {
+    out += "<p class=\"note\">No earlier scores to show.</p>";
+  } else {
+    append_canvas(out, "trend-score", 0, "Mean normalised score per game/source, " + runs, "wide");
+  }
+  const bool any_throughput = std::any_of(trend["throughput"].begin(), trend["throughput"].end(),
+                                          [](const json& value) { return value.is_number(); });
+  if (any_throughput) {
+    append_canvas(out, "trend-throughput", 0, "Throughput (steps/s), " + runs, "wide");
+  } else {
+    out += "<p class=\"note\">No throughput measured in these runs.</p>";
+  }
+  out += "</div>";
+  if (!trend["runs"].empty()) append_trend_table(out, trend);
+  out += "</section>\n<section id=\"speed\"><h2>Speed by thread count</h2><div class=\"chart-grid\">";
+  if (charts["speed"].empty()) {
+    out += "<p class=\"note\">No speed measurement in this run.</p>";
+  } else {
+    append_canvas(out, "speed", 0, "Steps per second by number of threads", "wide");
+  }
+  out += "</div>";
+  if (!charts["speed"].empty()) append_speed_table(out, charts["speed"]);
+  out += "</section>\n";
+}
+
+}  // namespace weightspace::report

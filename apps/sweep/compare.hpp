@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "apps/sweep/run_data.hpp"
+
+namespace weightspace::app {
+
+// A record of one side that differs from the other. Records are matched by the batch key
+// (id, input, game, source, episodes; the n-th of equal keys with the n-th).
+struct RecordChange {
+  // reward_changed: the same answer (same input SHA-256; when either side has none, not two
+  //   different weights) got a different reward text: an exactness regression.
+  // answer_changed: the answer itself changed (other weights or other input text): informational.
+  // removed: in BASE, not in NEW (a regression: the suite lost a record). added: only in NEW.
+  std::string kind;
+  const StoredRecord* base = nullptr;
+  const StoredRecord* now = nullptr;
+  std::string detail;  // e.g. "normalized_score 0.12 -> 0.1"
+};
+
+struct GroupChange {
+  std::string game;
+  std::string source;
+  std::int64_t episodes = 0;
+  std::int64_t base_records = 0;
+  std::int64_t new_records = 0;
+  std::int64_t base_failed = 0;
+  std::int64_t new_failed = 0;
+  double base_mean = 0.0;  // NaN when BASE has no such record
+  double new_mean = 0.0;
+};
+
+struct SpeedChange {
+  int threads = 0;
+  double base_steps_per_second = 0.0;
+  double new_steps_per_second = 0.0;
+  double change = 0.0;  // new / base - 1
+  bool regression = false;
+};
+
+struct Comparison {
+  std::vector<RecordChange> regressions;  // reward_changed and removed, in BASE order
+  std::vector<RecordChange> answer_changes;
+  std::vector<RecordChange> added;
+  std::int64_t unchanged = 0;
+  std::vector<GroupChange> groups;
+  bool speed_compared = false;
+  std::string speed_note;  // why speed was not compared, or the machine it was compared on
+  std::vector<SpeedChange> speed;
+  double speed_tolerance = 0.10;
+
+  std::size_t speed_regressions() const;
+  bool regression() const { return !regressions.empty() || speed_regressions() > 0; }
+};
+
+Comparison compare_runs(const RunRecords& base, const RunRecords& now, double speed_tolerance);
+
+// The readable table `weightspace compare` prints, and its --json document.
+std::string comparison_table(const RunRecords& base, const RunRecords& now, const Comparison& comparison);
+nlohmann::json comparison_json(const RunRecords& base, const RunRecords& now, const Comparison& comparison);
+// A run's header as the JSON outputs write it (id, name, times, version, machine, ...).
+nlohmann::json run_json(const RunInfo& run);
+// A record's id as text (the JSON string's contents, or the integer).
+std::string record_id(const StoredRecord& record);
+// A number for JSON: NaN and infinities become null (strict JSON has no NaN).
+nlohmann::json number_or_null(double value);
+
+}  // namespace weightspace::app

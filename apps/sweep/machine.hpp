@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+
+#include "policy/tanh.hpp"
+
+namespace weightspace::app {
+
+// What a throughput figure depends on. Two runs' speeds are compared only when the CPU model,
+// the cores and the SIMD level agree (the host name is for people: identical machines may
+// differ in name).
+struct Machine {
+  std::string cpu_model;
+  int cores = 0;  // the threads oneTBB runs with --threads 0 (the process's CPU affinity)
+  std::string simd;
+  std::string hostname;
+
+  bool same_as(const Machine& other) const {
+    return cpu_model == other.cpu_model && cores == other.cores && simd == other.simd;
+  }
+  // e.g. "Intel(R) Xeon(R) ... , 2 cores, avx512"
+  std::string describe() const;
+};
+
+// The SIMD level is named as `weightspace --version` names it (policy's simd_level_name).
+Machine this_machine();
+
+}  // namespace weightspace::app

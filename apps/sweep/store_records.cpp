@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The store's records and speed tables.
+#include "apps/sweep/store.hpp"
+
+namespace weightspace::app {
+
+namespace {
+
+constexpr const char* kRecordColumns =
+    "seq, answer_set, id, input, game, source, episodes, weights_sha256, input_sha256, reward, normalized_score, "
+    "error_kind, cached, steps, seconds";
+
+StoredRecord read_record(const sqlite::Statement& row) {
+  StoredRecord record;
+  record.seq = row.integer(0);
+  record.answer_set = row.text(1);
+  record.id_json = row.text(2);
+  record.input = row.text(3);
+  record.game = row.text(4);
+  record.source = row.text(5);
+  record.episodes = row.integer(6);
+  record.weights_sha256 = row.optional_text(7);
+  record.input_sha256 = row.optional_text(8);
+  record.reward = row.text(9);
+  record.normalized_score = row.real(10);
+  record.error_kind = row.optional_text(11);
+  record.cached = row.integer(12) != 0;
+  record.steps = row.integer(13);
+  record.seconds = row.real(14);
+  return record;
+}
+
+}  // namespace
+
+void Store::add_records(std::int64_t run, std::span<const StoredRecord> records, double seconds, std::int64_t steps) {
+  sqlite::Transaction transaction(database_);
+  sqlite::Statement insert = database_.prepare(std::string("INSERT INTO records (run_id, ") + kRecordColumns +
+                                               ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  for (const StoredRecord& record : records) {
+    insert
+        .bind_all(run, record.seq, record.answer_set, record.id_json, record.input, record.game, record.source,
+                  record.episodes, record.weights_sha256, record.input_sha256, record.reward, record.normalized_score,
+                  record.error_kind, record.cached, record.steps, record.seconds)
+        .run();
+  }
+  database_.prepare("UPDATE runs SET grade_seconds = grade_seconds + ?, grade_steps = grade_steps + ? WHERE id = ?")
+      .bind_all(seconds, steps, run)
+      .run();
+  transaction.commit();
+}
+
+std::int64_t Store::record_count(std::int64_t run) {
+  sqlite::Statement query = database_.prepare("SELECT COUNT(*) FROM records WHERE run_id = ?");
+  query.bind(1, run);
+  query.step();
+  return query.integer(0);
+}
+
+void Store::each_record(std::int64_t run, const std::function<bool(StoredRecord&&)>& visit) {
+  sqlite::Statement query =
+      database_.prepare(std::string("SELECT ") + kRecordColumns + " FROM records WHERE run_id = ? ORDER BY seq");
+  query.bind(1, run);
+  while (query.step()) {
+    if (!visit(read_record(query))) return;
+  }
+}
+
+std::vector<StoredRecord> Store::records(std::int64_t run) {
+  std::vector<StoredRecord> records;
+  each_record(run, [&](StoredRecord&& record) {
+    records.push_back(std::move(record));
+    return true;
+  });
+  return records;
+}
+
+std::vector<std::pair<std::string, double>> Store::mean_scores(std::int64_t run) {
+  sqlite::Statement query = database_.prepare(
+      "SELECT game || '/' || source, AVG(normalized_score) FROM records WHERE run_id = ? GROUP BY game, source "
+      "ORDER BY game, source");
+  query.bind(1, run);
+  std::vector<std::pair<std::string, double>> means;
+  while (query.step()) means.emplace_back(query.text(0), query.real(1));
+  return means;
+}
+
+void Store::add_speed(std::int64_t run, const SpeedRow& row) {
+  sqlite::Transaction transaction(database_);
+  database_.prepare("INSERT OR REPLACE INTO speed (run_id, threads, records, steps, seconds) VALUES (?, ?, ?, ?, ?)")
+      .bind_all(run, row.threads, row.records, row.steps, row.seconds)
+      .run();
+  transaction.commit();
+}
+
+std::vector<SpeedRow> Store::speed(std::int64_t run) {
+  sqlite::Statement query =
+      database_.prepare("SELECT threads, records, steps, seconds FROM speed WHERE run_id = ? ORDER BY threads");
+  query.bind(1, run);
+  std::vector<SpeedRow> rows;
+  while (query.step()) {
+    rows.push_back({static_cast<int>(query.integer(0)), query.integer(1), query.integer(2), query.real(3)});
+  }
+  return rows;
+}
+
+}  // namespace weightspace::app

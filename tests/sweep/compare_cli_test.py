@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""`weightspace compare`, `runs` and `report` on crafted results databases: each kind of
+difference and its exit status (0 no regression, 1 regression, 2 bad input), batch JSONL files
+as operands, the runs listing and pinning, the report's data, and the migration of a schema
+version 1 database (made here with raw SQL) to the current one.
+
+usage: python3 compare_cli_test.py WEIGHTSPACE_BINARY EXAMPLES_DIR
+"""
+import json
+import os
+import sqlite3
+import unittest
+
+from sweep_support import SweepCase, run
+
+# Schema version 1, as it was: no pinned column, no speed table.
+SCHEMA_1 = """
+CREATE TABLE runs (id INTEGER PRIMARY KEY, name TEXT NOT NULL, config_path TEXT NOT NULL, config_text TEXT NOT NULL,
+  started_at TEXT NOT NULL, finished_at TEXT,
+  status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'failed', 'interrupted')), error TEXT,
+  version TEXT NOT NULL, git_revision TEXT NOT NULL, cpu_model TEXT NOT NULL, cores INTEGER NOT NULL,
+  simd TEXT NOT NULL, hostname TEXT NOT NULL, threads INTEGER NOT NULL, grade_seconds REAL NOT NULL DEFAULT 0,
+  grade_steps INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX runs_by_name ON runs (name, id);
+CREATE TABLE records (run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE, seq INTEGER NOT NULL,
+  answer_set TEXT NOT NULL, id TEXT NOT NULL, input TEXT NOT NULL, game TEXT NOT NULL, source TEXT NOT NULL,
+  episodes INTEGER NOT NULL, weights_sha256 TEXT, input_sha256 TEXT, reward TEXT NOT NULL, normalized_score REAL,
+  error_kind TEXT, cached INTEGER NOT NULL, steps INTEGER NOT NULL, seconds REAL NOT NULL,
+  PRIMARY KEY (run_id, seq)) WITHOUT ROWID;
+PRAGMA application_id = 1465078355;
+PRAGMA user_version = 1;
+"""
+RUN_1_COLUMNS = ("id, name, config_path, config_text, started_at, finished_at, status, error, version, git_revision, "
+                 "cpu_model, cores, simd, hostname, threads, grade_seconds, grade_steps")
+
+
+class Compare(SweepCase):
+    def setUp(self):
+        super().setUp()
+        self.examples()
+        self.config(extra="", games=("breakout", "freeway"))
+        with open(os.path.join(self.dir, "nightly.toml"), "a", encoding="utf-8") as f:
+            f.write("[speed]\nthreads = [1]\nrecords = 4\nrepeat = 1\n")
+        self.db = os.path.join(self.dir, "weightspace.sqlite")
+        for _ in range(2):
+            self.sweep(os.path.join(self.dir, "nightly.toml"))
+        # Run 2 timed exactly as run 1, so that only what a test changes differs.
+        self.change("UPDATE speed SET steps = (SELECT steps FROM speed WHERE run_id = 1), "
+                     "seconds = (SELECT seconds FROM speed WHERE run_id = 1) WHERE run_id = 2")
+
+    def change(self, sql, *parameters):
+        self.execute(self.db, sql, *parameters)
+
+    def compare(self, *args, check):
+        return run("compare", *args, "--db", self.db, check=check)
+
+    def test_no_change(self):
+        result = self.compare("1", "2", check=0)
+        self.assertIn("result: no regression (40 records unchanged)", result.stdout)
+        self.assertIn("speed compared on one machine", result.stdout)
+        self.assertEqual(self.compare("previous", "latest", check=0).stdout, result.stdout)
+        document = json.loads(self.compare("1", "2", "--json", check=0).stdout)
+        self.assertEqual((document["regression"], document["unchanged"], document["speed"]["compared"]), (False, 40, True))
+
+    def test_a_changed_reward_is_a_regression_naming_the_record(self):
+        where = "run_id = 2 AND id = '\"answers/breakout.md\"' AND game = 'breakout' AND source = 'original'"
+        [(text,)] = self.query(self.db, f"SELECT reward FROM records WHERE {where}")
+        reward = json.loads(text)
+        before, reward["normalized_score"] = reward["normalized_score"], 0.5
+        self.change(f"UPDATE records SET reward = ? WHERE {where}", json.dumps(reward))
+        result = self.compare("1", "2", check=1)
+        self.assertRegex(result.stdout, r"reward_changed +answers/breakout\.md +breakout +original +2 +"
+                                        f"normalized_score {before!r} -> 0.5\n")
+        self.assertIn("result: 1 regression", result.stdout)
+        document = json.loads(self.compare("1", "2", "--json", check=1).stdout)
+        self.assertEqual([(r["kind"], r["id"], r["game"], r["new_reward"]) for r in document["regressions"]],
+                         [("reward_changed", "answers/breakout.md", "breakout", json.dumps(reward))])
+
+    def test_a_removed_record_is_a_regression_an_added_one_is_not(self):
+        self.change("DELETE FROM records WHERE run_id = 2 AND seq = 5")
+        result = self.compare("1", "2", check=1)
+        self.assertRegex(result.stdout, r"removed +answers/\S+ +\w+ +original +2 +in run 1, not in run 2")
+        result = self.compare("2", "1", check=0)
+        self.assertIn("records added (1; not regressions)", result.stdout)
+
+    def test_an_edited_answer_is_reported_not_judged(self):
+        self.change("UPDATE records SET input_sha256 = 'edited', weights_sha256 = 'edited', "
+                     "reward = replace(reward, '\"edit_count\": ', '\"edit_count\": 1') WHERE run_id = 2 AND seq = 0")
+        result = self.compare("1", "2", check=0)
+        self.assertIn("answers changed (1; not regressions", result.stdout)
+
+    def test_speed_is_judged_on_one_machine_only(self):
+        self.change("UPDATE speed SET seconds = seconds * 2 WHERE run_id = 2")
+        result = self.compare("1", "2", check=1)
+        self.assertRegex(result.stdout, r"speed +threads 1 .*\(-50\.0%, tolerance 10\.0%\)")
+        self.compare("1", "2", "--speed-tol", "60", check=0)
+        self.change("UPDATE runs SET cpu_model = 'Another CPU' WHERE id = 2")
+        result = self.compare("1", "2", check=0)
+        self.assertIn("speed not compared: runs are from different machines (run 1: ", result.stdout)
+        self.assertIn("run 2: Another CPU, ", result.stdout)
+
+    def test_batch_files_as_operands(self):
+        lines = []
+        for source in ("original", "synth"):
+            batch = run("batch", "answers/", "--game", "breakout,freeway", "--source", source, "--episodes", "2",
+                        "--quiet", cwd=self.dir, check=0)
+            lines += batch.stdout.splitlines()
+        same = self.write("same.jsonl", "\n".join(lines) + "\n")
+        result = self.compare(same, "latest", check=0)
+        self.assertIn(f"speed not compared: {same} is a batch file, with no machine or speed record", result.stdout)
+        changed = json.loads(lines[3])
+        changed["reward"]["normalized_score"] += 1
+        edited = self.write("changed.jsonl", "\n".join(lines[:3] + [json.dumps(changed)] + lines[4:]) + "\n")
+        result = self.compare(same, edited, check=1)
+        self.assertRegex(result.stdout, r"reward_changed +answers/\S+ +\w+ +original +2 +normalized_score ")
+
+    def test_bad_input_exits_2(self):
+        self.write("broken.jsonl", '{"id": 1}\nnot json\n')
+        cases = [(["99", "2"], f"no run 99 in {self.db}"),
+                 (["lastest", "2"], "'lastest' is not a run: give a run id, latest, previous, baseline"),
+                 (["baseline", "latest"], "no run of \"nightly\" is pinned as the baseline"),
+                 ([os.path.join(self.dir, "broken.jsonl"), "2"], "broken.jsonl:1: not a weightspace batch record"),
+                 ([os.path.join(self.dir, "none.jsonl"), "2"], "cannot read batch file")]
+        for args, expected in cases:
+            with self.subTest(args=args):
+                self.assertIn(expected, self.compare(*args, check=2).stderr)
+        missing = os.path.join(self.dir, "missing.sqlite")
+        result = run("compare", "1", "2", "--db", missing, check=2)
+        self.assertIn(f"no results database at {missing}", result.stderr)
+        self.assertFalse(os.path.exists(missing))
+
+    def test_runs_lists_and_pins(self):
+        table = run("runs", "--db", self.db, check=0).stdout.splitlines()
+        self.assertEqual([line.split()[:3] for line in table], [["id", "name", "status"], ["2", "nightly", "finished"],
+                                                                ["1", "nightly", "finished"]])
+        run("runs", "--db", self.db, "--pin", "1", check=0)
+        self.assertTrue(run("runs", "--db", self.db, check=0).stdout.splitlines()[2].endswith("baseline"))
+        listed = json.loads(run("runs", "--db", self.db, "--json", check=0).stdout)
+        self.assertEqual([(r["id"], r["pinned"], r["records"]) for r in listed], [(2, False, 40), (1, True, 40)])
+        run("runs", "--db", self.db, "--pin", "2", check=0)
+        self.assertEqual(self.query(self.db, "SELECT id FROM runs WHERE pinned"), [(2,)])
+        self.compare("baseline", "1", check=0)
+        self.assertIn("no run 9", run("runs", "--db", self.db, "--pin", "9", check=2).stderr)
+        self.assertEqual(len(json.loads(run("runs", "--db", self.db, "--json", "--limit", "1", check=0).stdout)), 1)
+        self.assertIn("(no runs)", run("runs", "--db", self.db, "--name", "other", check=0).stdout)
+
+    def test_report_data_and_page(self):
+        self.change("UPDATE records SET reward = replace(reward, '\"parse_success\": 1.0', '\"parse_success\": 1.0 ') "
+                     "WHERE run_id = 2 AND seq = 7")
+        out, data = os.path.join(self.dir, "r.html"), os.path.join(self.dir, "r.json")
+        run("report", "2", "--baseline", "1", "--db", self.db, "-o", out, "--data", data, check=0)
+        with open(data, encoding="utf-8") as f:
+            document = json.load(f)
+        self.assertEqual((document["title"], document["run"]["id"], document["baseline"]["id"]), ("nightly", 2, 1))
+        self.assertEqual([(r["kind"], r["detail"]) for r in document["regressions"]],
+                         [("reward_changed", "the reward text differs")])
+        self.assertEqual([r["changed"] for r in document["records"]].index(True), 7)
+        self.assertEqual(len(document["records"]), 40)
+        self.assertEqual([t["run_id"] for t in document["trend"]], [1, 2])
+        self.assertEqual(sorted(g["game"] + "/" + g["source"] for g in document["distributions"]),
+                         ["breakout/original", "breakout/synth", "freeway/original", "freeway/synth"])
+        with open(out, encoding="utf-8") as f:
+            page = f.read()
+        self.assertIn("<html", page)
+        self.assertIn("nightly", page)
+        run("report", "latest", "--db", self.db, "-o", out, "--baseline", "none", "--data", data, check=0)
+        with open(data, encoding="utf-8") as f:
+            self.assertIsNone(json.load(f)["baseline"])
+
+    def test_a_version_1_database_is_migrated(self):
+        old = os.path.join(self.dir, "v1.sqlite")
+        connection = sqlite3.connect(old)
+        with connection:
+            connection.executescript(SCHEMA_1)
+            connection.execute("ATTACH DATABASE ? AS current", (self.db,))
+            connection.execute(f"INSERT INTO runs SELECT {RUN_1_COLUMNS} FROM current.runs WHERE id = 1")
+            connection.execute("INSERT INTO records SELECT * FROM current.records WHERE run_id = 1")
+        connection.close()
+        result = run("runs", "--db", old, check=0)
+        self.assertIn(f"{old}: migrating the results store from schema version 1 to 2", result.stderr)
+        self.assertEqual(self.query(old, "PRAGMA user_version"), [(2,)])
+        self.assertEqual(self.query(old, "PRAGMA journal_mode"), [("wal",)])
+        self.assertEqual(self.query(old, "SELECT id, pinned FROM runs"), [(1, 0)])
+        self.assertEqual(self.records(old, 1), self.records(self.db, 1))
+        self.sweep(os.path.join(self.dir, "nightly.toml"), "--db", old)
+        result = run("compare", "1", "2", "--db", old, check=0)
+        self.assertIn("no regression (40 records unchanged)", result.stdout)
+        self.assertIn("speed not compared: the runs have no thread count measured in both", result.stdout)
+        self.assertNotIn("migrating", run("runs", "--db", old, check=0).stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

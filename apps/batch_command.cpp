@@ -12,10 +12,13 @@
 
 #include "apps/batch_inputs.hpp"
 #include "apps/batch_output.hpp"
+#include "apps/batch_shard.hpp"
 #include "apps/commands.hpp"
 #include "apps/files.hpp"
 #include "apps/grade_options.hpp"
 #include "apps/progress.hpp"
+#include "apps/shard_meta.hpp"
+#include "apps/version.hpp"
 
 namespace weightspace::app {
 
@@ -35,6 +38,9 @@ struct Options {
   bool quiet = false;
   std::string csv;
   std::string rewards_dir;
+  std::size_t max_input_bytes = default_max_input_bytes();
+  ShardFlags shard;
+  bool dry_run = false;
 };
 
 // Where results go, each write checked. Order per record: the reward file, the JSONL line,
@@ -104,15 +110,10 @@ void drop_torn_line(const std::string& path) {
   std::filesystem::resize_file(path, static_cast<std::uintmax_t>(keep));
 }
 
-bool same_record(const BatchResult& written, const BatchRecord& record) {
-  const BatchRecord& old = written.record;
-  return old.id == record.id && old.input == record.input && old.request.game == record.request.game &&
-         old.request.source == record.request.source && old.request.episodes == record.request.episodes;
-}
-
 // Checks the lines already in --out against the first records of the inputs, replays them
 // into the sinks and the cache; returns how many there were.
-std::uint64_t resume(const Options& options, RecordStream& records, BatchGrader& grader, Sinks& sinks) {
+std::uint64_t resume(const Options& options, RecordStream& records, const std::function<bool(const BatchRecord&)>& keep,
+                     BatchGrader& grader, Sinks& sinks) {
   std::ifstream in(options.out, std::ios::binary);
   std::string line;
   std::uint64_t count = 0;
@@ -129,7 +130,7 @@ std::uint64_t resume(const Options& options, RecordStream& records, BatchGrader&
     if (timings == options.no_timings) {
       throw UsageError(place + (timings ? " has" : " has no") + " timings; resume with the same --no-timings setting");
     }
-    const std::optional<BatchRecord> record = records.next(false);
+    const std::optional<BatchRecord> record = records.next(false, keep);
     if (!record) throw UsageError(options.out + " holds more records than the inputs make; cannot resume");
     if (!same_record(written, *record)) {
       throw UsageError(place + " is record " + written.record.id + " on " + written.record.request.game +
@@ -142,8 +143,53 @@ std::uint64_t resume(const Options& options, RecordStream& records, BatchGrader&
   return count;
 }
 
-void run_batch(const Options& options) {
-  if (options.inputs.empty()) throw UsageError("no inputs: give answer files, trajectories, folders, manifests or -");
+// What the records of a shard and its lines depend on: shards of one run must agree on all of it.
+nlohmann::ordered_json shard_options(const Options& options, const BatchDefaults& defaults) {
+  nlohmann::ordered_json json;
+  json["command"] = "batch";
+  json["inputs"] = options.inputs;
+  json["games"] = options.games;
+  json["source"] = options.source;
+  json["episodes"] = defaults.episodes;
+  json["cache"] = options.cache;
+  json["timings"] = !options.no_timings;
+  // The default is a share of the machine's memory: recorded as null, so that shards on
+  // machines of different sizes still merge (they differ only on answers larger than that).
+  if (options.max_input_bytes == default_max_input_bytes()) {
+    json["max_input_bytes"] = nullptr;
+  } else {
+    json["max_input_bytes"] = options.max_input_bytes;
+  }
+  return json;
+}
+
+// A shard reads every input and writes its own file, named by shard; the CSV and reward files
+// carry the line numbers and cached flags of the whole run, so `merge` writes them.
+Options shard_run_options(const Options& given, const ShardSpec& shard) {
+  if (std::find(given.inputs.begin(), given.inputs.end(), "-") != given.inputs.end()) {
+    throw UsageError("every shard reads every input, and standard input reaches one process only: give the "
+                     "manifest as a file (shard " + shard.from + ")");
+  }
+  if (!given.csv.empty() || !given.rewards_dir.empty()) {
+    throw UsageError("--csv and --rewards-dir of a sharded run are written by `weightspace merge` (shard " +
+                     shard.from + ")");
+  }
+  if (given.out.empty() && !given.dry_run) {
+    throw UsageError("a shard writes to a file: give --out FILE (shard " + shard.from +
+                     " writes FILE with .shard-I-of-N before its extension)");
+  }
+  Options options = given;
+  if (!given.out.empty()) options.out = shard_file_name(given.out, shard);
+  return options;
+}
+
+void run_batch(const Options& given) {
+  if (given.inputs.empty()) throw UsageError("no inputs: give answer files, trajectories, folders, manifests or -");
+  const std::optional<ShardSpec> shard = resolve_shard(given.shard, process_environment);
+  const Options options = shard ? shard_run_options(given, *shard) : given;
+  if (shard && !options.quiet && !options.dry_run) {
+    spdlog::info("shard {} of {} ({}): writing {}", shard->index, shard->count, shard->from, options.out);
+  }
   if (options.resume && (options.out.empty() || options.out == "-")) throw UsageError("--resume needs --out FILE");
   for (const std::string* other : {&options.csv, &options.rewards_dir}) {
     if (!options.out.empty() && !other->empty() && same_file(options.out, *other)) {
@@ -155,7 +201,15 @@ void run_batch(const Options& options) {
   defaults.games = options.games;
   defaults.source = options.source;
   defaults.episodes = parse_episodes("--episodes", options.episodes);
+  defaults.max_input_bytes = options.max_input_bytes;
   RecordStream records(options.inputs, defaults);
+  ShardSelection selection(shard);
+  std::function<bool(const BatchRecord&)> keep;
+  if (shard || options.dry_run) keep = [&selection](const BatchRecord& record) { return selection.keep(record); };
+  if (options.dry_run) {
+    print_dry_run([&] { return records.next(false, keep); }, selection, options.out);
+    return;
+  }
 
   BatchOptions batch_options;
   batch_options.run.threads = options.threads;
@@ -165,9 +219,18 @@ void run_batch(const Options& options) {
 
   std::error_code error;
   const bool resuming = options.resume && std::filesystem::is_regular_file(options.out, error);
+  ShardMeta meta;
+  if (shard) {
+    meta.weightspace_version = kVersion;
+    meta.index = shard->index;
+    meta.count = shard->count;
+    meta.out = given.out;
+    meta.options = shard_options(options, defaults);
+    write_shard_meta(options.out, meta);  // incomplete until the last record is written
+  }
   if (resuming) drop_torn_line(options.out);
   Sinks sinks(options, resuming);
-  const std::uint64_t resumed = resuming ? resume(options, records, grader, sinks) : 0;
+  const std::uint64_t resumed = resuming ? resume(options, records, keep, grader, sinks) : 0;
   if (resuming) spdlog::info("resuming {} after its {} records", options.out, resumed);
 
   BatchProgress::Mode mode = BatchProgress::Mode::Off;
@@ -177,10 +240,17 @@ void run_batch(const Options& options) {
   std::thread counter;
   if (mode != BatchProgress::Mode::Off) {
     const bool all_files = std::find(options.inputs.begin(), options.inputs.end(), "-") == options.inputs.end();
-    progress.add_total(records.file_records());
+    if (!shard) progress.add_total(records.file_records());
     progress.resumed(resumed);
     counter = std::thread([&, all_files, manifests = records.manifest_files()] {
-      for (const std::string& manifest : manifests) progress.add_total(RecordStream::count_manifest(manifest, defaults, stop_counting));
+      if (shard) {  // this shard's records: the deal run ahead, reading no answer
+        RecordStream ahead(options.inputs, defaults);
+        ShardSelection mine(shard);
+        auto keep_ahead = [&](const BatchRecord& record) { return stop_counting.load() || mine.keep(record); };
+        while (!stop_counting.load() && ahead.next(false, keep_ahead)) progress.add_total(1);
+      } else {
+        for (const std::string& manifest : manifests) progress.add_total(RecordStream::count_manifest(manifest, defaults, stop_counting));
+      }
       if (all_files && !stop_counting.load()) progress.total_complete();
     });
   }
@@ -193,7 +263,7 @@ void run_batch(const Options& options) {
     }
   } join{stop_counting, counter};
   auto next = [&]() -> std::optional<BatchRecord> {
-    std::optional<BatchRecord> record = records.next();
+    std::optional<BatchRecord> record = records.next(true, keep);
     for (const std::string& key : records.take_unknown_keys()) spdlog::warn("manifest key \"{}\" is not one weightspace reads; ignored", key);
     return record;
   };
@@ -210,6 +280,15 @@ void run_batch(const Options& options) {
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress.stop();
+  if (shard) {
+    meta.complete = true;
+    meta.inputs_sha256 = selection.inputs_sha256();
+    meta.records = selection.records();
+    meta.total_records = selection.total_records();
+    meta.work = selection.work();
+    meta.total_work = selection.total_work();
+    write_shard_meta(options.out, meta);
+  }
   if (!options.quiet) {
     spdlog::info("batch: {} records graded in {:.2f} s ({:.1f} grades/s, {:.1f} M steps/s), {} errors, {} cached{}",
                  summary.records, seconds, seconds > 0 ? static_cast<double>(summary.records) / seconds : 0.0,
@@ -242,6 +321,10 @@ void add_batch_command(CLI::App& app) {
   command->add_flag("--quiet", options->quiet, "No progress and no summary on stderr");
   command->add_option("--csv", options->csv, "Also write a flat CSV table here");
   command->add_option("--rewards-dir", options->rewards_dir, "Also write each record's reward.json into this folder");
+  add_max_input_bytes_option(*command, options->max_input_bytes);
+  options->shard.add_options(*command);
+  command->add_flag("--dry-run", options->dry_run,
+                    "Grade nothing: print the shard and, as JSONL, the records it would grade (docs/cluster.md)");
   command->callback([options] { run_batch(*options); });
 }
 

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 
 #include "apps/answer_input.hpp"
 #include "apps/files.hpp"
@@ -18,9 +19,12 @@ namespace weightspace::app {
 
 namespace {
 
-// A manifest line holds at most a trajectory (kMaxTrajectoryBytes) with room for escapes
-// and the other fields.
-constexpr std::size_t kMaxManifestLineBytes = 2 * kMaxTrajectoryBytes;
+// A manifest line holds at most a trajectory or an answer of --max-input-bytes, with room for
+// escapes and the other fields.
+std::size_t max_manifest_line_bytes(const BatchDefaults& defaults) {
+  return defaults.max_input_bytes > std::numeric_limits<std::size_t>::max() / 2 ? defaults.max_input_bytes
+                                                                                : 2 * defaults.max_input_bytes;
+}
 
 }  // namespace
 
@@ -28,7 +32,8 @@ constexpr std::size_t kMaxManifestLineBytes = 2 * kMaxTrajectoryBytes;
 // reported and skipped, never held whole.
 class RecordStream::LineReader {
  public:
-  explicit LineReader(const std::string& path) : standard_input_(path == "-") {
+  LineReader(const std::string& path, std::size_t max_line_bytes)
+      : max_line_bytes_(max_line_bytes), standard_input_(path == "-") {
     fd_ = standard_input_ ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) throw CommandError("cannot read " + path + ": " + std::strerror(errno));
   }
@@ -47,7 +52,7 @@ class RecordStream::LineReader {
         start_ = newline + 1;
         return true;
       }
-      if (!too_long && buffer_.size() - start_ + line.size() > kMaxManifestLineBytes) too_long = true;
+      if (!too_long && buffer_.size() - start_ + line.size() > max_line_bytes_) too_long = true;
       take(line, buffer_.size(), too_long);
       buffer_.clear();
       start_ = 0;
@@ -73,6 +78,7 @@ class RecordStream::LineReader {
     }
   }
 
+  std::size_t max_line_bytes_;
   bool standard_input_;
   int fd_ = -1;
   std::string buffer_;
@@ -133,17 +139,17 @@ RecordStream::~RecordStream() = default;
 
 std::vector<std::string> RecordStream::take_unknown_keys() { return std::exchange(unknown_keys_, {}); }
 
-void RecordStream::push_each_game(const BatchRecord& record, const std::vector<std::string>& games) {
+void RecordStream::push_each_game(const BatchRecord& record, const std::vector<std::string>& games, bool unread) {
   if (games.empty()) {
     BatchRecord copy = record;
     if (!copy.error) copy.error = EditError("ValueError", "no game to grade on: give --game or the record's \"game\"");
-    pending_.push_back(std::move(copy));
+    pending_.push_back({std::move(copy), false});
     return;
   }
   for (const std::string& game : games) {
     BatchRecord copy = record;
     copy.request.game = game;
-    pending_.push_back(std::move(copy));
+    pending_.push_back({std::move(copy), unread});
   }
 }
 
@@ -159,9 +165,9 @@ BatchRecord labelled(std::string id_json, std::string input, const BatchDefaults
 }
 
 // The answer or trajectory file at `path`, read with the bound the parser would apply anyway.
-void load_file(BatchRecord& record, const std::string& path) {
+void load_file(BatchRecord& record, const std::string& path, std::size_t limit) {
   try {
-    record.text = read_answer_input(path, record.content == BatchRecord::Content::Trajectory);
+    record.text = read_answer_input(path, record.content == BatchRecord::Content::Trajectory, limit);
   } catch (const EditError& error) {
     record.error = error;
   } catch (const CommandError& error) {
@@ -171,18 +177,17 @@ void load_file(BatchRecord& record, const std::string& path) {
 
 }  // namespace
 
-void RecordStream::expand_file(const Item& item, bool load) {
+void RecordStream::expand_file(const Item& item) {
   BatchRecord record = labelled(python_json_string(item.path), item.path, defaults_);
   if (item.kind == Kind::Missing) {
     record.error = EditError("OSError", item.error);
   } else {
     record.content = item.kind == Kind::Trajectory ? BatchRecord::Content::Trajectory : BatchRecord::Content::Answer;
-    if (load) load_file(record, item.path);
   }
-  push_each_game(record, defaults_.games);
+  push_each_game(record, defaults_.games, item.kind != Kind::Missing);
 }
 
-void RecordStream::expand_line(std::string_view line, std::uint64_t number, bool load) {
+void RecordStream::expand_line(std::string_view line, std::uint64_t number) {
   const std::string place = manifest_name_ + ":" + std::to_string(number);
   ManifestEntry entry = parse_manifest_line(line);
   for (std::string& key : entry.unknown_keys) {
@@ -216,8 +221,8 @@ void RecordStream::expand_line(std::string_view line, std::uint64_t number, bool
       record.input = path.string();
       record.content = entry.content == Content::TrajectoryPath ? BatchRecord::Content::Trajectory
                                                                 : BatchRecord::Content::Answer;
-      if (load && !record.error) load_file(record, record.input);
-      break;
+      push_each_game(record, games, !record.error);
+      return;
     }
     case Content::None:
       break;
@@ -225,7 +230,7 @@ void RecordStream::expand_line(std::string_view line, std::uint64_t number, bool
   push_each_game(record, games);
 }
 
-void RecordStream::fill(bool load) {
+void RecordStream::fill() {
   std::string line;
   while (pending_.empty()) {
     if (manifest_) {
@@ -249,24 +254,24 @@ void RecordStream::fill(bool load) {
         const std::string place = manifest_name_ + ":" + std::to_string(manifest_line_);
         BatchRecord record = labelled(python_json_string(place), place, defaults_);
         record.error = EditError("ValueError", place + ": the line is longer than " +
-                                                   std::to_string(kMaxManifestLineBytes) + " bytes");
+                                                   std::to_string(max_manifest_line_bytes(defaults_)) + " bytes");
         push_each_game(record, defaults_.games);
       } else if (!blank(line)) {
-        expand_line(line, manifest_line_, load);
+        expand_line(line, manifest_line_);
       }
       continue;
     }
     if (next_item_ == items_.size()) return;
     const Item& item = items_[next_item_++];
     if (item.kind != Kind::Manifest) {
-      expand_file(item, load);
+      expand_file(item);
       continue;
     }
     manifest_name_ = item.path;
     manifest_folder_ = item.path == "-" ? "" : std::filesystem::path(item.path).parent_path().string();
     manifest_line_ = 0;
     try {
-      manifest_ = std::make_unique<LineReader>(item.path);
+      manifest_ = std::make_unique<LineReader>(item.path, max_manifest_line_bytes(defaults_));
     } catch (const CommandError& error) {
       BatchRecord record = labelled(python_json_string(item.path), item.path, defaults_);
       record.error = EditError("OSError", error.what());
@@ -275,19 +280,23 @@ void RecordStream::fill(bool load) {
   }
 }
 
-std::optional<BatchRecord> RecordStream::next(bool load) {
-  fill(load);
-  if (pending_.empty()) return std::nullopt;
-  BatchRecord record = std::move(pending_.front());
-  pending_.pop_front();
-  return record;
+std::optional<BatchRecord> RecordStream::next(bool load, const std::function<bool(const BatchRecord&)>& keep) {
+  while (true) {
+    fill();
+    if (pending_.empty()) return std::nullopt;
+    Pending pending = std::move(pending_.front());
+    pending_.pop_front();
+    if (keep && !keep(pending.record)) continue;
+    if (load && pending.unread) load_file(pending.record, pending.record.input, defaults_.max_input_bytes);
+    return std::move(pending.record);
+  }
 }
 
 std::uint64_t RecordStream::count_manifest(const std::string& path, const BatchDefaults& defaults,
                                            const std::atomic<bool>& stop) {
   std::uint64_t count = 0;
   try {
-    LineReader reader(path);
+    LineReader reader(path, max_manifest_line_bytes(defaults));
     std::string line;
     bool too_long = false;
     while (!stop.load(std::memory_order_relaxed) && reader.next(line, too_long)) {

@@ -4,12 +4,14 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "apps/answer_input.hpp"
 #include "engine/batch_grader.hpp"
 
 namespace weightspace::app {
@@ -20,6 +22,7 @@ struct BatchDefaults {
   std::vector<std::string> games;
   std::string source = "original";
   std::int64_t episodes = 1000;
+  std::size_t max_input_bytes = default_max_input_bytes();  // per answer or trajectory
 };
 
 // A manifest line's fields (JSON, read as json.loads reads it). `error` is set when the line
@@ -50,8 +53,9 @@ class RecordStream {
   ~RecordStream();
 
   // The next record. With load false its answer or trajectory file is not read (a resumed
-  // run skipping what it has written already).
-  std::optional<BatchRecord> next(bool load = true);
+  // run skipping what it has written already). `keep`, when given, sees every record in order
+  // before its file is read; those it refuses are skipped unread (another shard's records).
+  std::optional<BatchRecord> next(bool load = true, const std::function<bool(const BatchRecord&)>& keep = {});
 
   // Records from the inputs that are not manifests; known at once.
   std::uint64_t file_records() const { return file_records_; }
@@ -74,10 +78,16 @@ class RecordStream {
   };
   class LineReader;
 
-  void fill(bool load);
-  void expand_file(const Item& item, bool load);
-  void expand_line(std::string_view line, std::uint64_t number, bool load);
-  void push_each_game(const BatchRecord& record, const std::vector<std::string>& games);
+  // A record whose answer or trajectory file is read only when it is taken (`unread`).
+  struct Pending {
+    BatchRecord record;
+    bool unread = false;
+  };
+
+  void fill();
+  void expand_file(const Item& item);
+  void expand_line(std::string_view line, std::uint64_t number);
+  void push_each_game(const BatchRecord& record, const std::vector<std::string>& games, bool unread = false);
 
   BatchDefaults defaults_;
   std::vector<Item> items_;
@@ -86,7 +96,7 @@ class RecordStream {
   std::string manifest_name_;
   std::string manifest_folder_;
   std::uint64_t manifest_line_ = 0;
-  std::deque<BatchRecord> pending_;
+  std::deque<Pending> pending_;
   std::uint64_t file_records_ = 0;
   std::vector<std::string> manifest_files_;
   std::vector<std::string> unknown_keys_;

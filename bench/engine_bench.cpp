@@ -8,10 +8,10 @@
 
 #include <atomic>
 
-#include "bench_weights.hpp"
 #include "example_answers.hpp"
 #include "engine/grade.hpp"
 #include "engine/scheduler.hpp"
+#include "engine/weight_profiles.hpp"
 #include "games/registry.hpp"
 
 namespace {
@@ -24,7 +24,7 @@ using namespace weightspace;
 template <Game G>
 void BM_Episodes(benchmark::State& state) {
   const Weights weights = state.range(2) == 0   ? Weights{}
-                          : state.range(2) == 1 ? bench::dense_weights()
+                          : state.range(2) == 1 ? dense_weights()
                                                 : bench::example_weights<G>();
   std::vector<EpisodeResult> results(static_cast<std::size_t>(state.range(0)));
   RunOptions options;  // the grade's default batch size
@@ -40,7 +40,7 @@ void BM_Episodes(benchmark::State& state) {
 
 template <Game G>
 void BM_OneEpisode(benchmark::State& state) {
-  const Weights weights = bench::dense_weights();
+  const Weights weights = dense_weights();
   std::int64_t steps = 0, index = 0;
   for (auto _ : state) steps += run_episode<G>(weights, index++).length;
   state.counters["steps/s"] = benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kIsRate);

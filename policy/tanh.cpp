@@ -30,6 +30,11 @@ bool simd_level_available(SimdLevel level) {
   return false;
 }
 
+const char* simd_level_name(SimdLevel level) {
+  static const char* const kNames[] = {"scalar", "avx2", "avx512"};
+  return kNames[static_cast<int>(level)];
+}
+
 SimdLevel best_simd_level() {
   static const SimdLevel best = simd_level_available(SimdLevel::avx512) ? SimdLevel::avx512
                                 : simd_level_available(SimdLevel::avx2) ? SimdLevel::avx2

@@ -25,6 +25,8 @@ enum class SimdLevel { scalar, avx2, avx512 };
 bool simd_level_available(SimdLevel level);
 // The fastest available level, detected once.
 SimdLevel best_simd_level();
+// "scalar", "avx2" or "avx512", as `weightspace --version` prints it.
+const char* simd_level_name(SimdLevel level);
 
 // np.tanh on float32 as numpy 1.24 computes it on any CPU with AVX2+FMA3 or AVX-512 (its own
 // SIMD polynomial, not glibc tanhf), bit for bit for every one of the 2^32 inputs.

@@ -4,10 +4,11 @@
 #include "games/random_state.hpp"
 #include "policy/weights.hpp"
 
-namespace weightspace::bench {
+namespace weightspace {
 
 // Dense weights, uniform in [-scale, scale), from a fixed seed: every input row of W1 is used,
-// so layer 1 costs what a real answer costs.
+// so layer 1 costs what a real answer costs. The benchmarks' "dense" profile
+// (`weightspace bench --profile dense`, bench/engine_bench).
 inline Weights dense_weights(float scale = 0.3f, std::uint32_t seed = 42) {
   Weights weights;
   RandomState random(seed);
@@ -17,4 +18,4 @@ inline Weights dense_weights(float scale = 0.3f, std::uint32_t seed = 42) {
   return weights;
 }
 
-}  // namespace weightspace::bench
+}  // namespace weightspace

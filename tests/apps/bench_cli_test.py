@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""`weightspace bench`: the report's shape (table and Google Benchmark JSON), that the steps it
+counts are the grade's, and its refusals. No timing is asserted, only that times were taken.
+
+usage: python3 bench_cli_test.py WEIGHTSPACE_BINARY EXAMPLES_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BINARY, EXAMPLES = sys.argv[1:3]
+del sys.argv[1:3]
+ANSWER = os.path.join(EXAMPLES, "answers", "seaquest.md")
+
+
+def run(*args):
+    return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=300)
+
+
+class BenchTest(unittest.TestCase):
+    def test_google_benchmark_json(self):
+        with tempfile.TemporaryDirectory() as folder:
+            out = os.path.join(folder, "bench.json")
+            result = run("bench", "--game", "seaquest", "--answer", ANSWER, "--episodes", "3",
+                         "--repetitions", "3", "--threads", "1,2", "--json", out)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertIn("policy-steps/s", result.stdout)  # the table, beside the file
+            with open(out) as f:
+                document = json.load(f)
+        self.assertEqual(document["context"]["weights"], ANSWER)
+        runs = document["benchmarks"]
+        self.assertEqual(len(runs), 2 * (3 + 3))  # per thread count: 3 repetitions, mean/median/stddev
+        grade = json.loads(run("grade", "--game", "seaquest", "--answer", ANSWER, "--episodes", "3",
+                               "--diagnostics").stdout)
+        for threads in (1, 2):
+            name = f"bench/original/seaquest/threads:{threads}"
+            iterations = [r for r in runs if r["run_name"] == name and r["run_type"] == "iteration"]
+            self.assertEqual([r["repetition_index"] for r in iterations], [0, 1, 2])
+            for r in iterations:
+                self.assertEqual((r["name"], r["threads"], r["time_unit"], r["iterations"]), (name, threads, "ms", 1))
+                self.assertGreater(r["real_time"], 0)
+                self.assertGreater(r["cpu_time"], 0)
+                # items are policy steps: the grade's mean episode length times its episodes
+                steps = r["items_per_second"] * r["real_time"] / 1e3
+                self.assertAlmostEqual(steps, grade["mean_episode_length"] * 3, delta=1e-6 * steps)
+            aggregates = {r["aggregate_name"]: r for r in runs if r["run_name"] == name and r["run_type"] == "aggregate"}
+            self.assertEqual(set(aggregates), {"mean", "median", "stddev"})
+            self.assertEqual(aggregates["median"]["name"], name + "_median")
+
+    def test_profiles_and_weights_files(self):
+        for profile in ("zero", "dense"):
+            result = run("bench", "--game", "breakout", "--profile", profile, "--episodes", "2", "--repetitions", "1",
+                         "--json", "-")
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(json.loads(result.stdout)["context"]["weights"], "profile:" + profile)
+        with tempfile.TemporaryDirectory() as folder:
+            weights = os.path.join(folder, "w.json")
+            self.assertEqual(run("parse", "--answer", ANSWER, "--weights-out", weights).returncode, 0)
+            result = run("bench", "--game", "seaquest", "--weights", weights, "--episodes", "2", "--repetitions", "1")
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertIn("seaquest", result.stdout)
+
+    def test_refusals(self):
+        usage = [
+            ("bench", "--game", "seaquest", "--episodes", "2"),                            # no weights
+            ("bench", "--game", "pong", "--profile", "zero"),                              # unknown game
+            ("bench", "--game", "seaquest", "--profile", "zero", "--episodes", "0"),
+            ("bench", "--game", "seaquest", "--profile", "zero", "--threads", "0"),
+            ("bench", "--game", "seaquest", "--profile", "zero", "--threads", "1,2000"),
+            ("bench", "--game", "seaquest", "--profile", "zero", "--repetitions", "0"),
+            ("bench", "--game", "seaquest", "--profile", "sparse"),
+            ("bench", "--game", "seaquest", "--profile", "zero", "--answer", ANSWER),       # two weight sources
+        ]
+        for args in usage:
+            result = run(*args)
+            self.assertEqual(result.returncode, 2, (args, result.stderr))
+            self.assertLess(len(result.stderr.splitlines()), 4, args)
+        with tempfile.TemporaryDirectory() as folder:
+            broken = os.path.join(folder, "broken.md")
+            with open(broken, "w") as f:
+                f.write("```edits\nb1[0] = (\n```")
+            result = run("bench", "--game", "seaquest", "--answer", broken, "--episodes", "2")
+            self.assertEqual(result.returncode, 1)
+            self.assertIn("the answer does not parse: '(' was never closed", result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -18,6 +18,7 @@ class CMakeBuild(build_ext):
         build = Path(self.build_temp).resolve() / "cmake"
         subprocess.check_call(["cmake", "-S", str(ROOT), "-B", str(build), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
                                "-DWEIGHTSPACE_BUILD_TESTS=OFF", "-DWEIGHTSPACE_BUILD_BENCH=OFF",
+                               "-DWEIGHTSPACE_BUILD_CLI=OFF",
                                f"-DPython3_EXECUTABLE={sys.executable}"])
         subprocess.check_call(["cmake", "--build", str(build), "--target", "weightspace_python",
                                "-j", str(os.cpu_count() or 1)])

@@ -42,19 +42,24 @@ int main(int argc, char** argv) {
   CLI::App app{"weightspace: exact, fast grading of hand-written MinAtar policy weights"};
   app.require_subcommand(1);
   app.set_version_flag("--version", [] {
-    static const char* const kLevels[] = {"scalar", "avx2", "avx512"};
     return std::string("weightspace ") + weightspace::app::kVersion + "\ngit revision: " +
            weightspace::app::kGitRevision + "\nbuild: " + weightspace::app::kBuildFlags +
-           "\nSIMD level (chosen at run time): " + kLevels[static_cast<int>(weightspace::best_simd_level())];
+           "\nSIMD level (chosen at run time): " + weightspace::simd_level_name(weightspace::best_simd_level());
   });
   weightspace::app::add_grade_command(app);
   weightspace::app::add_batch_command(app);
+  weightspace::app::add_merge_command(app);
+  weightspace::app::add_bench_command(app);
   weightspace::app::add_verify_command(app);
   weightspace::app::add_parse_command(app);
   weightspace::app::add_episode_command(app);
   weightspace::app::add_replay_command(app);
   weightspace::app::add_games_command(app);
   weightspace::app::add_conform_command(app);
+  weightspace::app::add_sweep_command(app);
+  weightspace::app::add_runs_command(app);
+  weightspace::app::add_compare_command(app);
+  weightspace::app::add_report_command(app);
   // A command given as the first argument that is none of ours: say so (CLI11 would only say
   // that a subcommand is required).
   if (argc > 1 && argv[1][0] != '-') {

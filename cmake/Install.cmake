@@ -25,7 +25,9 @@ endforeach()
 set_target_properties(weightspace_warnings PROPERTIES EXPORT_NAME warnings)
 set_target_properties(weightspace_numerics PROPERTIES EXPORT_NAME numerics)
 
-install(TARGETS weightspace RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
+if(TARGET weightspace)
+  install(TARGETS weightspace RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
+endif()
 install(TARGETS weightspace_library ${weightspace_libraries} weightspace_warnings weightspace_numerics
         EXPORT weightspaceTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
 foreach(folder games policy parser engine)

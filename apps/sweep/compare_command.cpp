@@ -67,7 +67,7 @@ void run_compare(const Options& options) {
   const auto& [base, now] = sides;
   const Comparison comparison = compare_runs(base, now, options.speed_tolerance / 100.0);
   if (options.json) {
-    std::cout << comparison_json(base, now, comparison).dump(1) << "\n";
+    std::cout << comparison_json(base, now, comparison).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << comparison_table(base, now, comparison);
   }

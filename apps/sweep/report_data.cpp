@@ -221,7 +221,7 @@ void write_report(Store& store, std::int64_t run, std::optional<std::int64_t> ba
   } catch (const std::invalid_argument& error) {
     throw std::logic_error(std::string("the report data does not fit the renderer: ") + error.what());
   }
-  if (!data_path.empty()) write_file(data_path, data.dump(1) + "\n");
+  if (!data_path.empty()) write_file(data_path, data.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   write_file(path, html);
 }
 

@@ -59,7 +59,7 @@ void run_runs(const Options& options) {
       entry["status"] = shown_status(run, sweep_alive);
       list.push_back(entry);
     }
-    std::cout << list.dump(1) << "\n";
+    std::cout << list.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return;
   }
   std::vector<std::vector<std::string>> rows = {

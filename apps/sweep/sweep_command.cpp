@@ -211,7 +211,7 @@ void run_sweep(const Options& options) {
                                   {"database", db},
                                   {"report", report.empty() ? nlohmann::json(nullptr) : nlohmann::json(report)},
                                   {"baseline", baseline ? nlohmann::json(*baseline) : nlohmann::json(nullptr)}};
-  std::cout << summary.dump() << "\n";
+  std::cout << summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "policy/tanh.hpp"
 
 namespace weightspace::app {
@@ -22,6 +24,14 @@ struct Machine {
   // e.g. "Intel(R) Xeon(R) ... , 2 cores, avx512"
   std::string describe() const;
 };
+
+// {"cpu_model", "cores", "simd", "hostname"}: runs' JSON (compare --json, the report's data).
+inline void to_json(nlohmann::json& json, const Machine& machine) {
+  json = {{"cpu_model", machine.cpu_model},
+          {"cores", machine.cores},
+          {"simd", machine.simd},
+          {"hostname", machine.hostname}};
+}
 
 // The SIMD level is named as `weightspace --version` names it (policy's simd_level_name).
 Machine this_machine();

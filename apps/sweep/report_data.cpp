@@ -30,11 +30,7 @@ json run_header(const RunInfo& run) {
           {"status", run.status},
           {"version", run.version},
           {"git_revision", run.git_revision},
-          {"machine",
-           {{"cpu_model", run.machine.cpu_model},
-            {"cores", run.machine.cores},
-            {"simd", run.machine.simd},
-            {"hostname", run.machine.hostname}}},
+          {"machine", run.machine},
           {"config_path", run.config_path}};
 }
 

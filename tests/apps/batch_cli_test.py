@@ -234,7 +234,11 @@ class Batch(unittest.TestCase):
                 records.append({"id": i, "answer": answer(*body), "game": game})
         manifest = self.manifest("m.jsonl", records)
         reference = os.path.join(self.dir, "reference.jsonl")
-        batch(manifest, "--episodes", "60", "--no-timings", "--quiet", "--out", reference)
+        started = time.monotonic()
+        batch(manifest, "--episodes", "60", "--no-timings", "--quiet", "--out", reference, "--threads", "2")
+        # Kills land between 5% and 90% of a whole run's time, so that they fall mid-run on any
+        # build: a fixed window shorter than a sanitized binary's start would never let it finish.
+        whole_run = max(time.monotonic() - started, 0.05)
         out = os.path.join(self.dir, "out.jsonl")
         csv_path = os.path.join(self.dir, "out.csv")
         kills = 0
@@ -246,7 +250,7 @@ class Batch(unittest.TestCase):
                                         "--out", out, "--resume", "--csv", csv_path, "--threads", "2"],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             try:
-                process.wait(timeout=rng.uniform(0.005, 0.08))
+                process.wait(timeout=rng.uniform(0.05, 0.9) * whole_run)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()

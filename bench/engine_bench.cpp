@@ -19,7 +19,7 @@ namespace {
 using namespace weightspace;
 
 // Arguments: episodes, threads, weights (0 = all zero, 1 = dense random, 2 = the game's
-// example answer). All-zero weights need no forward pass (policy/policy.hpp); dense weights
+// example answer), memo (0 = automatic, as a grade; 1 = always; 2 = never). All-zero weights need no forward pass (policy/policy.hpp); dense weights
 // use all 32 + 32 hidden units; the example answers use 2-26 and 1-13.
 template <Game G>
 void BM_Episodes(benchmark::State& state) {
@@ -29,6 +29,11 @@ void BM_Episodes(benchmark::State& state) {
   std::vector<EpisodeResult> results(static_cast<std::size_t>(state.range(0)));
   RunOptions options;  // the grade's default batch size
   options.threads = static_cast<int>(state.range(1));
+  options.memo = state.range(3) == 0 ? PolicyMemoUse::automatic
+                 : state.range(3) == 1 ? PolicyMemoUse::always
+                                       : PolicyMemoUse::never;
+  PolicyMemoStats memo;
+  options.memo_stats = &memo;
   std::int64_t steps = 0;
   for (auto _ : state) {
     run_episodes<G>(weights, results, options);
@@ -36,6 +41,9 @@ void BM_Episodes(benchmark::State& state) {
   }
   state.counters["steps/s"] = benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kIsRate);
   state.counters["steps"] = benchmark::Counter(static_cast<double>(steps) / static_cast<double>(state.iterations()));
+  // Of all steps, the share whose action came from a stored cdf; and the entries stored.
+  state.counters["memo_hits"] = static_cast<double>(memo.hits) / static_cast<double>(std::max<std::int64_t>(steps, 1));
+  state.counters["memo_entries"] = static_cast<double>(memo.entries);
 }
 
 template <Game G>
@@ -80,8 +88,8 @@ void BM_SecondThreadArrives(benchmark::State& state) {
 BENCHMARK(BM_SecondThreadArrives)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
 #define WEIGHTSPACE_ENGINE_BENCH(G)                                                                \
-  BENCHMARK(BM_Episodes<G>)->ArgNames({"episodes", "threads", "weights"})                          \
-      ->ArgsProduct({{1000}, {1, 2}, {0, 1, 2}})                                                   \
+  BENCHMARK(BM_Episodes<G>)->ArgNames({"episodes", "threads", "weights", "memo"})                  \
+      ->ArgsProduct({{1000}, {1, 2}, {0, 1, 2}, {0, 1, 2}})                                         \
       ->Unit(benchmark::kMillisecond)->UseRealTime();                                              \
   BENCHMARK(BM_OneEpisode<G>)->Unit(benchmark::kMicrosecond);                                     \
   BENCHMARK(BM_GradeAnswer<G>)->ArgName("episodes")->Arg(1)->Arg(1000)->Unit(benchmark::kMicrosecond)

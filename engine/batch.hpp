@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/episode.hpp"
+#include "engine/policy_memo.hpp"
 #include "policy/policy.hpp"
 
 namespace weightspace {
@@ -46,24 +47,48 @@ class EpisodeQueue {
   const std::atomic<bool>* cancel_;
 };
 
+// Whether Batch::run consults a PolicyMemo. automatic: while its hit rate pays (below).
+enum class PolicyMemoUse { automatic, always, never };
+
+// What the memo did in one run (summed over the threads of a grade).
+struct PolicyMemoStats {
+  std::int64_t lookups = 0;  // steps whose action came through the memo
+  std::int64_t hits = 0;     // of those, the steps that found their observation stored
+  std::int64_t entries = 0;  // restricted observations stored (the largest of the threads')
+  std::int64_t runs_without = 0;  // runs that went without it (turned off, or never used)
+};
+
 // B episodes of one game stepped in lockstep: one batched forward pass of the Policy over the
 // running slots' observations, each slot's action draw, one batched sampling pass, then slot
 // by slot: act, and observe the new state at once, while it is still in the cache (2-10% a
 // step over a separate pass; a slot is also observed when its episode starts). When the
 // logits are constant, neither observing nor the forward pass runs, and each draw is looked
-// up in the one exact cdf. A slot whose episode ends takes the next episode of the queue.
-// Every slot owns its episode's generators, so the results are those of run_episode()
-// whatever B is. All buffers are sized once, in the constructor.
+// up in the one exact cdf. Otherwise each observation is looked up in the thread's
+// PolicyMemo first: only the misses are read back and go through the forward pass, and every
+// action comes from an exact cdf. A slot whose episode ends takes the next episode of the
+// queue. Every slot owns its episode's generators, so the results are those of run_episode()
+// whatever B is and whatever the memo holds. All buffers are sized once, in the constructor.
 template <Game G>
 class Batch {
  public:
+  // An automatic run keeps its memo while at least kMinimumHitsPer16 in 16 of each window of
+  // kWindowLookups lookups hit, and goes without it from the first window that falls short:
+  // a miss costs the exact cdf (six exp) and the lookup on top of the forward pass, and the
+  // memo paid from about half the steps hitting (docs/performance.md, "Exact memo").
+  static constexpr std::int64_t kWindowLookups = 4096;
+  static constexpr std::int64_t kMinimumHitsPer16 = 8;
+
   explicit Batch(int size)
       : slots_(static_cast<std::size_t>(std::max(size, 1))),
         observations_(slots_.size()),
         logits_(slots_.size()),
         uniforms_(slots_.size()),
         actions_(slots_.size()),
-        running_(slots_.size()) {
+        running_(slots_.size()),
+        edges_(slots_.size()),
+        miss_keys_(slots_.size()),
+        miss_of_(slots_.size()),
+        miss_edges_(slots_.size()) {
     starting_.reserve(slots_.size());
     starting_indices_.reserve(slots_.size());
     starting_slots_.reserve(slots_.size());
@@ -73,7 +98,8 @@ class Batch {
 
   // Plays episodes taken from `episodes` until it runs dry and writes episode i's result to
   // results[i]. Several batches (threads) may share one EpisodeQueue.
-  void run(const Policy& policy, EpisodeQueue& episodes, std::span<EpisodeResult> results, bool track_margins) {
+  PolicyMemoStats run(const Policy& policy, EpisodeQueue& episodes, std::span<EpisodeResult> results,
+                      bool track_margins, PolicyMemoUse memo_use = PolicyMemoUse::automatic) {
     // A run cut short by an exception (a GameError) may have left episodes waiting to start.
     clear_pending();
     std::size_t running = 0;
@@ -85,10 +111,36 @@ class Batch {
     // A policy that ignores the observation needs none, but where building it can raise, the
     // error must come at the same step (games/cells.hpp).
     const bool constant = policy.constant_logits().has_value();
-    // Slot running_[k]'s observation goes to observations_[k].
+    // The memo gives exact cdfs; margins are tracked from the logits, without it.
+    bool memo = !constant && !track_margins && memo_use != PolicyMemoUse::never;
+    const bool watching = memo && memo_use == PolicyMemoUse::automatic;
+    PolicyMemoStats stats;
+    PolicyMemoStats window;  // the counts when the current window began
+    if (memo) memo_.reset(policy.inputs());
+    std::size_t misses = 0;  // observations_[0, misses) are the memo's misses
+    // Slot running_[k]'s observation goes to observations_[k], or with the memo, its stored
+    // cdf to edges_[k] or (a miss) its observation to the next of observations_.
     auto observe_into = [&](std::size_t k) {
       const G& game = slots_[running_[k]].episode.environment.game();
-      if (!constant) {
+      if (memo) {
+        ObservationBits bits;
+        if constexpr (WritesObservation<G>) {
+          game.write_observation(observations_[misses]);
+          bits.set(observations_[misses]);
+        } else {
+          paint_bits(game, bits);
+        }
+        const PolicyMemo::Key key = memo_.key(bits);
+        ++stats.lookups;
+        if (const ActionEdges* stored = memo_.find(key)) {
+          ++stats.hits;
+          edges_[k] = stored;
+          return;
+        }
+        if constexpr (!WritesObservation<G>) bits.extract(observations_[misses], policy.inputs());
+        miss_keys_[misses] = key;
+        miss_of_[misses++] = k;
+      } else if (!constant) {
         observe(game, observations_[k], policy.inputs());
       } else if constexpr (observation_may_raise<G>) {
         check_observation(game);
@@ -128,21 +180,34 @@ class Batch {
     const ActionDistribution fixed_distribution =
         fixed ? action_distribution(*policy.constant_logits()) : ActionDistribution{};
     while (running > 0) {
+      if (memo && watching && stats.lookups - window.lookups >= kWindowLookups) {
+        if ((stats.hits - window.hits) * 16 < (stats.lookups - window.lookups) * kMinimumHitsPer16) {
+          // Without the memo every running slot needs its observation in observations_[k].
+          memo = false;
+          stats.entries = static_cast<std::int64_t>(memo_.entries());
+          for (std::size_t k = 0; k < running; ++k) observe_into(k);
+        }
+        window = stats;
+      }
       if (fixed) {
         for (std::size_t k = 0; k < running; ++k) {
           const double uniform = slots_[running_[k]].episode.action_random.random_sample();
           actions_[k] = fixed_distribution.action(uniform);
         }
+      } else if (memo) {
+        actions_from_memo(policy, running, misses);
+        misses = 0;
       } else {
         policy.forward_batch(std::span<const ActiveInputs>(observations_.data(), running),
                              std::span<Logits>(logits_.data(), running));
-      }
-      if (!track_margins && !fixed) {
-        for (std::size_t k = 0; k < running; ++k) {
-          uniforms_[k] = slots_[running_[k]].episode.action_random.random_sample();
+        if (!track_margins) {
+          for (std::size_t k = 0; k < running; ++k) {
+            uniforms_[k] = slots_[running_[k]].episode.action_random.random_sample();
+          }
+          actions_for_draws(std::span<const Logits>(logits_.data(), running),
+                            std::span<const double>(uniforms_.data(), running),
+                            std::span<int>(actions_.data(), running));
         }
-        actions_for_draws(std::span<const Logits>(logits_.data(), running),
-                          std::span<const double>(uniforms_.data(), running), std::span<int>(actions_.data(), running));
       }
       std::size_t kept = 0;
       for (std::size_t k = 0; k < running; ++k) {
@@ -156,14 +221,39 @@ class Batch {
           continue;
         }
         running_[kept] = slot;
-        observe_into(kept++);  // this step's forward pass has read observations_[kept] already
+        observe_into(kept++);  // this step's actions have been drawn from observations_ already
       }
       running = kept;
       if (starting_slots_.size() >= group || running == 0 || drained) start_pending();
     }
+    if (memo) {
+      stats.entries = static_cast<std::int64_t>(memo_.entries());
+    } else {
+      stats.runs_without = 1;
+    }
+    return stats;
   }
 
  private:
+  // With the memo: the forward pass of this step's misses, whose exact cdfs are stored, then
+  // every running slot's action from its cdf and its own draw.
+  void actions_from_memo(const Policy& policy, std::size_t running, std::size_t misses) {
+    policy.forward_batch(std::span<const ActiveInputs>(observations_.data(), misses),
+                         std::span<Logits>(logits_.data(), misses));
+    for (std::size_t m = 0; m < misses; ++m) {
+      const ActionEdges edges(action_distribution(logits_[m]));
+      const ActionEdges* stored = memo_.insert(miss_keys_[m], edges);
+      if (stored == nullptr) {  // a full memo: this step's copy serves
+        miss_edges_[m] = edges;
+        stored = &miss_edges_[m];
+      }
+      edges_[miss_of_[m]] = stored;
+    }
+    for (std::size_t k = 0; k < running; ++k) {
+      actions_[k] = edges_[k]->action(slots_[running_[k]].episode.action_random.random_sample());
+    }
+  }
+
   void clear_pending() {
     starting_.clear();
     starting_indices_.clear();
@@ -183,6 +273,11 @@ class Batch {
   std::vector<EpisodeState<G>*> starting_;
   std::vector<std::int64_t> starting_indices_;
   std::vector<std::size_t> starting_slots_;
+  PolicyMemo memo_;
+  std::vector<const ActionEdges*> edges_;       // running slot k's cdf (with the memo)
+  std::vector<PolicyMemo::Key> miss_keys_;      // miss m's key
+  std::vector<std::size_t> miss_of_;            // miss m's running position k
+  std::vector<ActionEdges> miss_edges_;         // miss m's cdf when the memo is full
 };
 
 }  // namespace weightspace

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -26,6 +27,11 @@ struct RunOptions {
   // Once *cancel is true no further episode starts (those playing finish, a few ms at most) and
   // the rollout reports the interruption instead of a score. For Ctrl-C in the Python module.
   const std::atomic<bool>* cancel = nullptr;
+  // The exact memo of the policy (engine/policy_memo.hpp); `always` and `never` are for tests
+  // and benchmarks: no choice changes a result.
+  PolicyMemoUse memo = PolicyMemoUse::automatic;
+  // When set, receives what the memo did (bench, hit rates).
+  PolicyMemoStats* memo_stats = nullptr;
 };
 
 // This thread's Batch<G> of `slots` slots, kept between runs: a grader of many answers
@@ -56,16 +62,22 @@ void run_episodes(const Weights& weights, std::span<EpisodeResult> results, cons
   EpisodeQueue queue(episodes, threads, options.cancel);
   // No more slots than a thread's share of the episodes, or one batch would take them all.
   const auto slots = static_cast<int>(std::min<std::int64_t>(options.batch, (episodes + threads - 1) / threads));
-  if (threads == 1) {
-    reusable_batch<G>(slots).run(policy, queue, results, options.track_margins);
-    return;
-  }
+  std::mutex stats_mutex;
+  auto run_batch = [&] {
+    const PolicyMemoStats stats =
+        reusable_batch<G>(slots).run(policy, queue, results, options.track_margins, options.memo);
+    if (options.memo_stats == nullptr) return;
+    const std::lock_guard lock(stats_mutex);
+    PolicyMemoStats& total = *options.memo_stats;
+    total.lookups += stats.lookups;
+    total.hits += stats.hits;
+    total.entries = std::max(total.entries, stats.entries);
+    total.runs_without += stats.runs_without;
+  };
+  if (threads == 1) return run_batch();
   // One batch per thread, all fed by the queue: a thread stops only when no episode is left
   // to start, so the threads finish within about one episode of each other.
-  arena->execute([&] {
-    tbb::parallel_for(0, threads,
-                      [&](int) { reusable_batch<G>(slots).run(policy, queue, results, options.track_margins); });
-  });
+  arena->execute([&] { tbb::parallel_for(0, threads, [&](int) { run_batch(); }); });
 }
 
 }  // namespace weightspace

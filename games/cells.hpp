@@ -92,6 +92,11 @@ inline constexpr InputMask kAllInputs = InputMask::all();
 class ObservationBits {
  public:
   void set(int input) { words_[input >> 6] |= std::uint64_t{1} << (input & 63); }
+  void set(const ActiveInputs& inputs) {
+    for (const std::uint16_t input : inputs.view()) set(input);
+  }
+  // Inputs 64w .. 64w+63 (bit k: input 64w + k).
+  std::uint64_t word(int w) const { return words_[static_cast<std::size_t>(w)]; }
 
   // Every input (row * 10 + x) * 6 + c with bit x of `cells` and bit c of `channels` set.
   // A whole row costs two word updates, where setting its cells one by one chains a
@@ -172,15 +177,14 @@ class ObservationBits {
 };
 
 // verify.observation(game, "original", env.state()) from the game's painting: each raw
-// channel feeds the output channels in its mask; the result is written as ascending active
-// inputs, only those in `inputs`.
+// channel feeds the output channels in its mask. paint_bits sets them in `bits` (which must
+// start empty); observe_painted writes them as ascending active inputs, only those in `inputs`.
 //
 // A game whose state holds whole rows of cells (a brick wall, an alien block) may also offer
 // paint_rows(cell, row), calling row(y, cells, channel) with bit x of `cells` for cell (y, x),
 // 0 <= y < 10; the rows are then set at once.
 template <Game G>
-void observe_painted(const G& game, ActiveInputs& out, const InputMask& inputs = kAllInputs) {
-  ObservationBits bits;
+void paint_bits(const G& game, ObservationBits& bits) {
   auto cell = [&bits](int y, int x, int channel) {
     const int base = (wrap_axis(y) * kGridSize + wrap_axis(x)) * kObservationChannels;
     for (unsigned mask = G::observation_masks[channel]; mask != 0; mask &= mask - 1) {
@@ -195,6 +199,12 @@ void observe_painted(const G& game, ActiveInputs& out, const InputMask& inputs =
   } else {
     game.paint(cell);
   }
+}
+
+template <Game G>
+void observe_painted(const G& game, ActiveInputs& out, const InputMask& inputs = kAllInputs) {
+  ObservationBits bits;
+  paint_bits(game, bits);
   bits.extract(out, inputs);
 }
 

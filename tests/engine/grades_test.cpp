@@ -12,14 +12,20 @@
 namespace weightspace {
 namespace {
 
+// Each case as a grade runs it (the memo used while it pays), and its 100-episode cases also
+// with the memo always and never used: its contents never change an action.
 TEST(Grade, ReproducesEveryGoldenGrade) {
+  for (const auto& [memo, name] : {std::pair{PolicyMemoUse::automatic, "automatic"},
+                                   std::pair{PolicyMemoUse::always, "always"}, std::pair{PolicyMemoUse::never, "never"}}) {
   for (const auto& grade_case : testing::golden("grades.json").at("cases")) {
-    const std::string id = grade_case.at("id").get<std::string>();
+    const std::string id = grade_case.at("id").get<std::string>() + " (memo " + name + ")";
     GradeRequest request;
     request.game = grade_case.at("game").get<std::string>();
     request.source = grade_case.at("source").get<std::string>();
     request.episodes = grade_case.at("episodes").get<std::int64_t>();
+    if (memo != PolicyMemoUse::automatic && request.episodes > 100) continue;
     request.run.threads = 2;
+    request.run.memo = memo;
     const Grade result = grade(request, grade_case.at("answer").get<std::string>());
     const std::string actual = reward_json(result.reward);
 
@@ -41,6 +47,7 @@ TEST(Grade, ReproducesEveryGoldenGrade) {
       ASSERT_EQ(result.episodes[i].score, per_episode[i].at(0).get<double>()) << id << " episode " << i;
       ASSERT_EQ(result.episodes[i].length, per_episode[i].at(1).get<int>()) << id << " episode " << i;
     }
+  }
   }
 }
 

@@ -44,6 +44,7 @@ struct Options {
   std::string episodes = "1000";
   int repetitions = 5;
   std::string json_path;
+  std::string memo = "auto";
 };
 
 struct Sample {
@@ -61,6 +62,14 @@ double process_cpu_seconds() {
 struct Series {
   int threads = 0;
   std::vector<Sample> samples;
+  PolicyMemoStats memo;  // over the timed repetitions
+
+  // The share of steps whose action the policy memo gave.
+  double memo_hits() const {
+    std::int64_t steps = 0;
+    for (const Sample& sample : samples) steps += sample.steps;
+    return steps > 0 ? static_cast<double>(memo.hits) / static_cast<double>(steps) : 0.0;
+  }
 };
 
 double median(const std::vector<double>& unsorted) {
@@ -106,9 +115,10 @@ std::pair<Weights, std::string> load_weights(const Options& options) {
 
 Series measure(const Weights& weights, GradeRequest request, int threads, int repetitions) {
   request.run.threads = threads;
-  Series series{threads, {}};
+  Series series{threads, {}, {}};
   std::vector<EpisodeResult> episodes;
   play(weights, request, episodes);  // warm-up: thread-local batches, page faults, caches
+  request.run.memo_stats = &series.memo;
   for (int repetition = 0; repetition < repetitions; ++repetition) {
     const double cpu_start = process_cpu_seconds();
     const auto start = std::chrono::steady_clock::now();
@@ -124,16 +134,17 @@ void print_table(const std::vector<Series>& all, const std::string& label, const
   std::cout << fmt::format("{} / {}, {}, {} episodes a grade, {} repetitions (SIMD {})\n", request.source,
                            request.game, label, request.episodes, all.front().samples.size(),
                            simd_level_name(best_simd_level()));
-  std::cout << fmt::format("{:>8} {:>16} {:>22} {:>10} {:>9}\n", "threads", "policy-steps/s", "min .. max",
-                           "grades/s", "speed-up");
+  std::cout << fmt::format("{:>8} {:>16} {:>22} {:>10} {:>9} {:>10}\n", "threads", "policy-steps/s", "min .. max",
+                           "grades/s", "speed-up", "memo hits");
   const double base = median(steps_per_second(all.front()));
   for (const Series& series : all) {
     const std::vector<double> rates = steps_per_second(series);
     const auto [low, high] = std::minmax_element(rates.begin(), rates.end());
     std::vector<double> grades;
     for (const Sample& sample : series.samples) grades.push_back(1.0 / sample.seconds);
-    std::cout << fmt::format("{:>8} {:>16.4g} {:>10.4g} .. {:<9.4g} {:>10.4g} {:>8.2f}x\n", series.threads,
-                             median(rates), *low, *high, median(grades), median(rates) / base);
+    std::cout << fmt::format("{:>8} {:>16.4g} {:>10.4g} .. {:<9.4g} {:>10.4g} {:>8.2f}x {:>9.1f}%\n", series.threads,
+                             median(rates), *low, *high, median(grades), median(rates) / base,
+                             100.0 * series.memo_hits());
   }
 }
 
@@ -154,6 +165,9 @@ nlohmann::ordered_json benchmark_json(const std::vector<Series>& all, const std:
                          {"library_build_type", "release"},
                          {"simd", simd_level_name(best_simd_level())},
                          {"weights", label},
+                         {"memo", request.run.memo == PolicyMemoUse::always  ? "always"
+                                  : request.run.memo == PolicyMemoUse::never ? "never"
+                                                                             : "auto"},
                          {"episodes", request.episodes}};
   nlohmann::ordered_json runs = nlohmann::ordered_json::array();
   for (const Series& series : all) {
@@ -174,7 +188,8 @@ nlohmann::ordered_json benchmark_json(const std::vector<Series>& all, const std:
                                     {"real_time", real_time},
                                     {"cpu_time", cpu_time},
                                     {"time_unit", "ms"},
-                                    {"items_per_second", rate}};
+                                    {"items_per_second", rate},
+                                    {"memo_hits", series.memo_hits()}};
     };
     for (std::size_t index = 0; index < series.samples.size(); ++index) {
       nlohmann::ordered_json run = entry(name, "iteration", wall[index], cpu[index], rates[index]);
@@ -223,11 +238,17 @@ void add_bench_command(CLI::App& app) {
   command->add_option("--repetitions", options->repetitions, "Timed grades per thread count (after one warm-up)")
       ->check(CLI::Range(1, kMaxRepetitions));
   command->add_option("--json", options->json_path, "Also write Google Benchmark JSON here ('-' = stdout, no table)");
+  command->add_option("--memo", options->memo,
+                      "The exact policy memo: auto (as grades: used while it pays), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   command->callback([options] {
     GradeRequest request;
     request.game = options->game;
     request.source = options->source;
     request.episodes = parse_episodes("--episodes", options->episodes);
+    request.run.memo = options->memo == "always"  ? PolicyMemoUse::always
+                       : options->memo == "never" ? PolicyMemoUse::never
+                                                  : PolicyMemoUse::automatic;
     if (request.episodes == 0) throw UsageError("--episodes: a benchmark needs at least one episode");
     if (!with_game(request.source, request.game, [](const auto&) {})) {
       throw UsageError("--game: unknown game '" + request.source + "/" + request.game + "' (see `weightspace games`)");

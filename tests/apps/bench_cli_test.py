@@ -63,6 +63,29 @@ class BenchTest(unittest.TestCase):
             self.assertEqual(result.returncode, 0, result.stderr)
             self.assertIn("seaquest", result.stdout)
 
+    def test_memo_choice_and_hit_share(self):
+        # With the memo always used, some steps of the seaquest example hit (its episodes revisit
+        # observations); never used, none; the steps counted are the same either way.
+        shares, steps = {}, {}
+        for memo in ("always", "never", "auto"):
+            result = run("bench", "--game", "seaquest", "--answer", ANSWER, "--episodes", "20", "--repetitions", "1",
+                         "--memo", memo, "--json", "-")
+            self.assertEqual(result.returncode, 0, result.stderr)
+            document = json.loads(result.stdout)
+            self.assertEqual(document["context"]["memo"], memo)
+            first = document["benchmarks"][0]
+            shares[memo] = first["memo_hits"]
+            steps[memo] = round(first["items_per_second"] * first["real_time"] / 1e3)
+        self.assertGreater(shares["always"], 0.1)
+        self.assertLessEqual(shares["always"], 1.0)
+        self.assertEqual(shares["never"], 0.0)
+        self.assertEqual(len(set(steps.values())), 1, steps)
+        table = run("bench", "--game", "seaquest", "--answer", ANSWER, "--episodes", "2", "--repetitions", "1")
+        self.assertIn("memo hits", table.stdout)
+        refused = run("bench", "--game", "seaquest", "--answer", ANSWER, "--memo", "sometimes")
+        self.assertEqual(refused.returncode, 2, refused.stderr)
+        self.assertIn("--memo", refused.stderr)
+
     def test_refusals(self):
         usage = [
             ("bench", "--game", "seaquest", "--episodes", "2"),                            # no weights

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -36,9 +37,11 @@ struct ActionEdges {
 // its words compared whole on every hit (a hash only picks the slot), to the exact cdf of its
 // step, so a hit skips reading the observation back, the forward pass and the exp.
 //
-// One memo per thread, sized once: kSlots slots with linear probing, at most kMaxEntries
-// entries; a full memo stops storing (its misses are computed as without it). A grade starts
-// with reset(), which forgets every entry by advancing an epoch rather than clearing memory.
+// One memo per thread, sized once: kSlots slots with linear probing, each empty or the index of
+// an entry; at most kMaxEntries entries, stored densely in the order they came, so that a
+// grade's few thousand stay in the core's cache (slot-indexed storage spread them over 2 MB and
+// made a hit cost a cache miss). A full memo stops storing (its misses are computed as without
+// it). reset() starts a grade by emptying just the slots its entries used.
 class PolicyMemo {
  public:
   static constexpr int kSlotsLog2 = 14;
@@ -53,10 +56,7 @@ class PolicyMemo {
     std::uint64_t hash;
   };
 
-  PolicyMemo()
-      : meta_(kSlots),
-        keys_(std::make_unique_for_overwrite<std::uint64_t[]>(kSlots * kMaxKeyWords)),
-        edges_(std::make_unique_for_overwrite<ActionEdges[]>(kSlots)) {}
+  PolicyMemo() : slots_(kSlots, 0), entries_(std::make_unique_for_overwrite<Entry[]>(kMaxEntries)) {}
 
   // Forgets every entry; keys are now restricted to `inputs`.
   void reset(const InputMask& inputs) {
@@ -67,11 +67,8 @@ class PolicyMemo {
         word_index_[static_cast<std::size_t>(key_words_++)] = w;
       }
     }
-    entries_ = 0;
-    if (++epoch_ == 0) {  // after 2^32 grades: stamps of the previous cycle would match again
-      for (Meta& meta : meta_) meta.epoch = 0;
-      epoch_ = 1;
-    }
+    for (std::size_t entry = 0; entry < count_; ++entry) slots_[entries_[entry].slot] = 0;
+    count_ = 0;
   }
 
   Key key(const ObservationBits& bits) const {
@@ -100,9 +97,10 @@ class PolicyMemo {
   // The edges stored for `key`, or nullptr.
   const ActionEdges* find(const Key& key) const {
     for (std::size_t slot = slot_of(key);; slot = (slot + 1) & (kSlots - 1)) {
-      const Meta& meta = meta_[slot];
-      if (meta.epoch != epoch_) return nullptr;
-      if (meta.check == check_of(key) && same_words(slot, key)) return &edges_[slot];
+      const std::uint32_t index = slots_[slot];
+      if (index == 0) return nullptr;
+      const Entry& entry = entries_[index - 1];
+      if (matches(entry, key)) return &entry.edges;
     }
   }
 
@@ -110,48 +108,50 @@ class PolicyMemo {
   // stored copy, or nullptr when the memo is full. Pointers stay valid until reset().
   const ActionEdges* insert(const Key& key, const ActionEdges& edges) {
     for (std::size_t slot = slot_of(key);; slot = (slot + 1) & (kSlots - 1)) {
-      Meta& meta = meta_[slot];
-      if (meta.epoch == epoch_) {
-        if (meta.check == check_of(key) && same_words(slot, key)) return &edges_[slot];
+      const std::uint32_t index = slots_[slot];
+      if (index != 0) {
+        const Entry& entry = entries_[index - 1];
+        if (matches(entry, key)) return &entry.edges;
         continue;
       }
-      if (entries_ == kMaxEntries) return nullptr;
-      ++entries_;
-      meta = {epoch_, check_of(key)};
-      std::copy_n(key.words.begin(), key_words_, &keys_[slot * kMaxKeyWords]);
-      edges_[slot] = edges;
-      return &edges_[slot];
+      if (count_ == kMaxEntries) return nullptr;
+      Entry& entry = entries_[count_++];
+      slots_[slot] = static_cast<std::uint32_t>(count_);
+      entry.slot = static_cast<std::uint32_t>(slot);
+      entry.hash = key.hash;
+      std::copy_n(key.words.begin(), key_words_, entry.words.begin());
+      entry.edges = edges;
+      return &entry.edges;
     }
   }
 
-  std::size_t entries() const { return entries_; }
+  std::size_t entries() const { return count_; }
 
  private:
-  struct Meta {
-    std::uint32_t epoch = 0;
-    std::uint32_t check = 0;  // low hash bits: most slots of other keys fail here
+  struct Entry {
+    std::uint64_t hash;
+    std::array<std::uint64_t, kMaxKeyWords> words;  // the first key_words_ are the key
+    ActionEdges edges;
+    std::uint32_t slot;  // where it is listed, to empty on reset()
   };
 
   static std::size_t slot_of(const Key& key) { return static_cast<std::size_t>(key.hash >> (64 - kSlotsLog2)); }
-  static std::uint32_t check_of(const Key& key) { return static_cast<std::uint32_t>(key.hash); }
 
-  bool same_words(std::size_t slot, const Key& key) const {
-    const std::uint64_t* stored = &keys_[slot * kMaxKeyWords];
+  bool matches(const Entry& entry, const Key& key) const {
+    if (entry.hash != key.hash) return false;  // most entries of other keys fail here
     std::uint64_t differ = 0;
-    for (int k = 0; k < key_words_; ++k) differ |= stored[k] ^ key.words[static_cast<std::size_t>(k)];
+    for (int k = 0; k < key_words_; ++k) {
+      differ |= entry.words[static_cast<std::size_t>(k)] ^ key.words[static_cast<std::size_t>(k)];
+    }
     return differ == 0;
   }
 
-  std::vector<Meta> meta_;
-  // Slot s's key words at [s * kMaxKeyWords, ...): written only when the slot is filled, so
-  // the pages of an unused part are never touched.
-  std::unique_ptr<std::uint64_t[]> keys_;
-  std::unique_ptr<ActionEdges[]> edges_;
+  std::vector<std::uint32_t> slots_;  // 0: empty; else 1 + the index of its entry
+  std::unique_ptr<Entry[]> entries_;
+  std::size_t count_ = 0;
   std::array<std::uint64_t, kMaxKeyWords> mask_{};
   std::array<int, kMaxKeyWords> word_index_{};
   int key_words_ = 0;
-  std::uint32_t epoch_ = 0;
-  std::size_t entries_ = 0;
 };
 
 }  // namespace weightspace

@@ -4,6 +4,7 @@
 // engine call every grade makes; the report gives medians and spreads over repetitions and,
 // with --json, Google Benchmark's JSON so that its tools (compare.py) read it.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -11,7 +12,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -46,6 +49,15 @@ struct Options {
   std::string json_path;
   std::string memo = "auto";
 };
+
+// --memo's names, as the table and the JSON context give them back.
+constexpr std::array<std::pair<std::string_view, PolicyMemoUse>, 3> kMemoUses = {
+    {{"auto", PolicyMemoUse::automatic}, {"always", PolicyMemoUse::always}, {"never", PolicyMemoUse::never}}};
+
+std::string_view memo_use_name(PolicyMemoUse use) {
+  return std::find_if(kMemoUses.begin(), kMemoUses.end(), [use](const auto& entry) { return entry.second == use; })
+      ->first;
+}
 
 struct Sample {
   double seconds = 0.0;      // wall
@@ -165,9 +177,7 @@ nlohmann::ordered_json benchmark_json(const std::vector<Series>& all, const std:
                          {"library_build_type", "release"},
                          {"simd", simd_level_name(best_simd_level())},
                          {"weights", label},
-                         {"memo", request.run.memo == PolicyMemoUse::always  ? "always"
-                                  : request.run.memo == PolicyMemoUse::never ? "never"
-                                                                             : "auto"},
+                         {"memo", memo_use_name(request.run.memo)},
                          {"episodes", request.episodes}};
   nlohmann::ordered_json runs = nlohmann::ordered_json::array();
   for (const Series& series : all) {
@@ -240,15 +250,19 @@ void add_bench_command(CLI::App& app) {
   command->add_option("--json", options->json_path, "Also write Google Benchmark JSON here ('-' = stdout, no table)");
   command->add_option("--memo", options->memo,
                       "The exact policy memo: auto (as grades: used while it pays), always or never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+      ->check(CLI::IsMember([] {
+        std::vector<std::string> names;
+        for (const auto& [name, use] : kMemoUses) names.emplace_back(name);
+        return names;
+      }()));
   command->callback([options] {
     GradeRequest request;
     request.game = options->game;
     request.source = options->source;
     request.episodes = parse_episodes("--episodes", options->episodes);
-    request.run.memo = options->memo == "always"  ? PolicyMemoUse::always
-                       : options->memo == "never" ? PolicyMemoUse::never
-                                                  : PolicyMemoUse::automatic;
+    request.run.memo = std::find_if(kMemoUses.begin(), kMemoUses.end(), [&](const auto& entry) {
+                         return entry.first == options->memo;
+                       })->second;
     if (request.episodes == 0) throw UsageError("--episodes: a benchmark needs at least one episode");
     if (!with_game(request.source, request.game, [](const auto&) {})) {
       throw UsageError("--game: unknown game '" + request.source + "/" + request.game + "' (see `weightspace games`)");

@@ -19,8 +19,9 @@ namespace {
 using namespace weightspace;
 
 // Arguments: episodes, threads, weights (0 = all zero, 1 = dense random, 2 = the game's
-// example answer), memo (0 = automatic, as a grade; 1 = always; 2 = never). All-zero weights need no forward pass (policy/policy.hpp); dense weights
-// use all 32 + 32 hidden units; the example answers use 2-26 and 1-13.
+// example answer), memo (PolicyMemoUse: 0 = automatic, as a grade; 1 = always; 2 = never).
+// All-zero weights need no forward pass (policy/policy.hpp); dense weights use all 32 + 32
+// hidden units; the example answers use 2-26 and 1-13.
 template <Game G>
 void BM_Episodes(benchmark::State& state) {
   const Weights weights = state.range(2) == 0   ? Weights{}
@@ -29,9 +30,7 @@ void BM_Episodes(benchmark::State& state) {
   std::vector<EpisodeResult> results(static_cast<std::size_t>(state.range(0)));
   RunOptions options;  // the grade's default batch size
   options.threads = static_cast<int>(state.range(1));
-  options.memo = state.range(3) == 0 ? PolicyMemoUse::automatic
-                 : state.range(3) == 1 ? PolicyMemoUse::always
-                                       : PolicyMemoUse::never;
+  options.memo = static_cast<PolicyMemoUse>(state.range(3));
   PolicyMemoStats memo;
   options.memo_stats = &memo;
   std::int64_t steps = 0;

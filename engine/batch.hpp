@@ -112,8 +112,9 @@ class Batch {
     // error must come at the same step (games/cells.hpp).
     const bool constant = policy.constant_logits().has_value();
     // The memo gives exact cdfs; margins are tracked from the logits, without it.
-    bool memo = !constant && !track_margins && memo_use != PolicyMemoUse::never;
-    const bool watching = memo && memo_use == PolicyMemoUse::automatic;
+    const bool consulted = !constant && !track_margins && memo_use != PolicyMemoUse::never;
+    const bool watching = consulted && memo_use == PolicyMemoUse::automatic;
+    bool memo = consulted;  // false from the window that turns it off
     PolicyMemoStats stats;
     PolicyMemoStats window;  // the counts when the current window began
     if (memo) memo_.reset(policy.inputs());
@@ -180,11 +181,10 @@ class Batch {
     const ActionDistribution fixed_distribution =
         fixed ? action_distribution(*policy.constant_logits()) : ActionDistribution{};
     while (running > 0) {
-      if (memo && watching && stats.lookups - window.lookups >= kWindowLookups) {
+      if (watching && memo && stats.lookups - window.lookups >= kWindowLookups) {
         if ((stats.hits - window.hits) * 16 < (stats.lookups - window.lookups) * kMinimumHitsPer16) {
           // Without the memo every running slot needs its observation in observations_[k].
           memo = false;
-          stats.entries = static_cast<std::int64_t>(memo_.entries());
           for (std::size_t k = 0; k < running; ++k) observe_into(k);
         }
         window = stats;
@@ -226,11 +226,8 @@ class Batch {
       running = kept;
       if (starting_slots_.size() >= group || running == 0 || drained) start_pending();
     }
-    if (memo) {
-      stats.entries = static_cast<std::int64_t>(memo_.entries());
-    } else {
-      stats.runs_without = 1;
-    }
+    if (consulted) stats.entries = static_cast<std::int64_t>(memo_.entries());
+    if (!memo) stats.runs_without = 1;
     return stats;
   }
 

@@ -22,12 +22,7 @@ struct ActionEdges {
   }
   ActionEdges() = default;
 
-  // ActionDistribution::action: the number of edges <= uniform, without a branch.
-  int action(double uniform) const {
-    int count = 0;
-    for (const double edge : cdf) count += edge <= uniform;
-    return count;
-  }
+  int action(double uniform) const { return action_for_edges(cdf, uniform); }
 };
 
 // An exact memo of one grade's policy. The logits are a pure function of the observation

@@ -9,6 +9,15 @@
 
 namespace weightspace {
 
+// The action choice() draws for `uniform` from a cdf's five inner edges (the sixth is 1.0,
+// above every draw): RandomState::search_right without a branch on the outcome. The edges
+// never decrease, so those <= uniform are a prefix, and their count is the action.
+inline int action_for_edges(std::span<const double, kActionCount - 1> edges, double uniform) {
+  int count = 0;
+  for (const double edge : edges) count += edge <= uniform;
+  return count;
+}
+
 // verify.sample_action's softmax and the cdf RandomState.choice builds from it.
 struct ActionDistribution {
   // shifted = float64(logits) - float64(max(logits)); p = exp(shifted) with glibc exp;
@@ -19,13 +28,9 @@ struct ActionDistribution {
   // cumsum(probabilities) / its last entry, as RandomState::choice_cdf.
   std::array<double, kActionCount> cdf;
 
-  // RandomState::search_right(cdf, uniform), without a branch on the outcome: the cdf never
-  // decreases, so the entries <= uniform are a prefix, and the last entry (1.0) is above every
-  // draw.
+  // RandomState::search_right(cdf, uniform): the last entry (1.0) is above every draw.
   int action(double uniform) const {
-    int count = 0;
-    for (int k = 0; k + 1 < kActionCount; ++k) count += cdf[static_cast<std::size_t>(k)] <= uniform;
-    return count;
+    return action_for_edges(std::span<const double, kActionCount - 1>(cdf.data(), kActionCount - 1), uniform);
   }
 };
 

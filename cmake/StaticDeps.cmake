@@ -53,24 +53,23 @@ weightspace_prefer_archive(PkgConfig::nettle libnettle.a)
 weightspace_prefer_archive(PkgConfig::utf8proc libutf8proc.a)
 
 # weightspace::spdlog: what apps/ links for logging. Debian's spdlog::spdlog_header_only still
-# links the shared libfmt, so the header-only form takes its headers and definitions and fmt's
-# header-only target in place of fmt::fmt.
-add_library(weightspace_spdlog INTERFACE)
-add_library(weightspace::spdlog ALIAS weightspace_spdlog)
+# links the shared libfmt, and header-only spdlog costs every unit that logs about 8 s at -O3; so
+# spdlog's definitions are compiled once here (apps/spdlog_definitions.cpp, SPDLOG_COMPILED_LIB)
+# with fmt header-only (cheap: its heavy parts are templates compiled where used either way).
 if(WEIGHTSPACE_STATIC_DEPS)
+  add_library(weightspace_spdlog STATIC ${PROJECT_SOURCE_DIR}/apps/spdlog_definitions.cpp)
   # The target's own properties, read here: $<TARGET_PROPERTY> would add those of fmt::fmt.
-  get_target_property(spdlog_links spdlog::spdlog_header_only INTERFACE_LINK_LIBRARIES)
   get_target_property(spdlog_includes spdlog::spdlog_header_only INTERFACE_INCLUDE_DIRECTORIES)
-  get_target_property(spdlog_definitions spdlog::spdlog_header_only INTERFACE_COMPILE_DEFINITIONS)
-  list(TRANSFORM spdlog_links REPLACE "^fmt::fmt$" "fmt::fmt-header-only")
-  target_link_libraries(weightspace_spdlog INTERFACE ${spdlog_links})
-  target_include_directories(weightspace_spdlog SYSTEM INTERFACE ${spdlog_includes})
-  if(spdlog_definitions)
-    target_compile_definitions(weightspace_spdlog INTERFACE ${spdlog_definitions})
-  endif()
+  target_include_directories(weightspace_spdlog SYSTEM PUBLIC ${spdlog_includes})
+  target_compile_definitions(weightspace_spdlog PUBLIC SPDLOG_COMPILED_LIB SPDLOG_FMT_EXTERNAL)
+  target_link_libraries(weightspace_spdlog PUBLIC fmt::fmt-header-only)
+  find_package(Threads REQUIRED)
+  target_link_libraries(weightspace_spdlog PRIVATE Threads::Threads weightspace_warnings)
 else()
+  add_library(weightspace_spdlog INTERFACE)
   target_link_libraries(weightspace_spdlog INTERFACE spdlog::spdlog)
 endif()
+add_library(weightspace::spdlog ALIAS weightspace_spdlog)
 
 # weightspace_header_only(<name> <imported target> [<definition>...]): an interface target that
 # compiles the library header-only (its headers, with the given definitions) when the option is

@@ -5,7 +5,8 @@
 # same bits), then the fuzz smoke pass. The browser and Slurm tests (the report's pages, a local
 # Slurm cluster) run in the Release stage only: they check the CLI's outputs, which no build
 # flag changes; so does the exhaustive tanh check (label exhaustive), a check of values that
-# the Release and portable stages make. Each stage prints its time.
+# the Release and portable stages make. The sanitized stage builds the command line's own code
+# at -O0 (apps/CMakeLists.txt) and the engine and tests as configured. Each stage prints its time.
 # Set WEIGHTSPACE_SKIP_ASAN=1 or WEIGHTSPACE_SKIP_PORTABLE=1 to skip those
 # stages locally.
 set -euo pipefail

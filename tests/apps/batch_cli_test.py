@@ -293,7 +293,7 @@ class Batch(unittest.TestCase):
                 f.write(json.dumps({"id": i, "answer": answer(f"b3[{i % 6}] = {i}", f"W1[{i % 600}, :] = 0.5")}) + "\n")
         out = os.path.join(self.dir, "large.out")
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        batch(path, "--game", "breakout,seaquest", "--episodes", "1", "--quiet", "--out", out)
+        batch(path, "--game", "breakout,asterix", "--episodes", "1", "--quiet", "--out", out)
         peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         self.assertGreater(peak_kb, before)
         with open(out, encoding="utf-8") as f:

@@ -267,12 +267,12 @@ class Shards(unittest.TestCase):
 
     def test_a_killed_shard_is_rerun_alone_with_resume(self):
         # Long freeway grades (distinct episode counts: no cache hits), so that a shard is still
-        # grading well after its first lines: about 2 s a shard here.
+        # grading well after its first lines: about 1 s a shard here.
         answer = os.path.join(SOURCE, "examples", "answers", "freeway.md")
         manifest = self.path("slow.jsonl")
         with open(manifest, "w", encoding="utf-8") as f:
             for i in range(60):
-                f.write(json.dumps({"id": i, "answer_path": answer, "game": "freeway", "episodes": 300 + i}) + "\n")
+                f.write(json.dumps({"id": i, "answer_path": answer, "game": "freeway", "episodes": 120 + i}) + "\n")
         one = self.path("one-slow.jsonl")
         slow = [manifest, "--quiet", "--no-timings", "--threads", "1"]
         for index in (0, 2):

@@ -64,17 +64,19 @@ struct PolicyMemoStats {
 // step over a separate pass; a slot is also observed when its episode starts). When the
 // logits are constant, neither observing nor the forward pass runs, and each draw is looked
 // up in the one exact cdf. Otherwise each observation is looked up in the thread's
-// PolicyMemo first: only the misses are read back and go through the forward pass, and every
-// action comes from an exact cdf. A slot whose episode ends takes the next episode of the
+// PolicyMemo first: only the misses are read back and go through the forward pass and the
+// batched sampler; a hit's action comes from its stored exact cdf. A slot whose episode ends takes the next episode of the
 // queue. Every slot owns its episode's generators, so the results are those of run_episode()
 // whatever B is and whatever the memo holds. All buffers are sized once, in the constructor.
 template <Game G>
 class Batch {
  public:
   // An automatic run keeps its memo while at least kMinimumHitsPer16 in 16 of each window of
-  // kWindowLookups lookups hit, and goes without it from the first window that falls short:
-  // a miss costs the exact cdf (six exp) and the lookup on top of the forward pass, and the
-  // memo paid from about half the steps hitting (docs/performance.md, "Exact memo").
+  // kWindowLookups lookups hit, and goes without it from the first window that falls short: a
+  // miss costs the painting of its key, the lookup and the store on top of the forward pass.
+  // The memo pays from about 70% of the steps hitting, but a grade's first window holds its
+  // warm-up misses: asking 11 in 16 there dropped it from the breakout example (99.5% hits
+  // overall) and dense seaquest (73%), 23% and 14% slower (docs/performance.md, "Exact memo").
   static constexpr std::int64_t kWindowLookups = 4096;
   static constexpr std::int64_t kMinimumHitsPer16 = 8;
 
@@ -88,7 +90,7 @@ class Batch {
         edges_(slots_.size()),
         miss_keys_(slots_.size()),
         miss_of_(slots_.size()),
-        miss_edges_(slots_.size()) {
+        miss_actions_(slots_.size()) {
     starting_.reserve(slots_.size());
     starting_indices_.reserve(slots_.size());
     starting_slots_.reserve(slots_.size());
@@ -139,6 +141,7 @@ class Batch {
           return;
         }
         if constexpr (!WritesObservation<G>) bits.extract(observations_[misses], policy.inputs());
+        edges_[k] = nullptr;
         miss_keys_[misses] = key;
         miss_of_[misses++] = k;
       } else if (!constant) {
@@ -232,22 +235,22 @@ class Batch {
   }
 
  private:
-  // With the memo: the forward pass of this step's misses, whose exact cdfs are stored, then
-  // every running slot's action from its cdf and its own draw.
+  // With the memo: the forward pass of this step's misses, whose logits are stored and whose
+  // actions the batched sampler draws as without the memo, then each hit's action from its
+  // exact cdf; every slot with its own draw.
   void actions_from_memo(const Policy& policy, std::size_t running, std::size_t misses) {
     policy.forward_batch(std::span<const ActiveInputs>(observations_.data(), misses),
                          std::span<Logits>(logits_.data(), misses));
     for (std::size_t m = 0; m < misses; ++m) {
-      const ActionEdges edges(action_distribution(logits_[m]));
-      const ActionEdges* stored = memo_.insert(miss_keys_[m], edges);
-      if (stored == nullptr) {  // a full memo: this step's copy serves
-        miss_edges_[m] = edges;
-        stored = &miss_edges_[m];
-      }
-      edges_[miss_of_[m]] = stored;
+      memo_.insert(miss_keys_[m], logits_[m]);  // a full memo stores nothing more
+      uniforms_[m] = slots_[running_[miss_of_[m]]].episode.action_random.random_sample();
     }
+    actions_for_draws(std::span<const Logits>(logits_.data(), misses),
+                      std::span<const double>(uniforms_.data(), misses),
+                      std::span<int>(miss_actions_.data(), misses));
+    for (std::size_t m = 0; m < misses; ++m) actions_[miss_of_[m]] = miss_actions_[m];
     for (std::size_t k = 0; k < running; ++k) {
-      actions_[k] = edges_[k]->action(slots_[running_[k]].episode.action_random.random_sample());
+      if (edges_[k] != nullptr) actions_[k] = edges_[k]->action(slots_[running_[k]].episode.action_random.random_sample());
     }
   }
 
@@ -271,10 +274,10 @@ class Batch {
   std::vector<std::int64_t> starting_indices_;
   std::vector<std::size_t> starting_slots_;
   PolicyMemo memo_;
-  std::vector<const ActionEdges*> edges_;       // running slot k's cdf (with the memo)
+  std::vector<const ActionEdges*> edges_;       // running slot k's cdf (with the memo), or nullptr: a miss
   std::vector<PolicyMemo::Key> miss_keys_;      // miss m's key
   std::vector<std::size_t> miss_of_;            // miss m's running position k
-  std::vector<ActionEdges> miss_edges_;         // miss m's cdf when the memo is full
+  std::vector<int> miss_actions_;               // miss m's action
 };
 
 }  // namespace weightspace

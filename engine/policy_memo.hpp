@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "games/cells.hpp"
+#include "policy/forward.hpp"
 #include "policy/sampler.hpp"
 
 namespace weightspace {
@@ -29,8 +30,12 @@ struct ActionEdges {
 // restricted to Policy::inputs() (policy/policy.hpp: inputs outside it add +-0 products, which
 // change a zero's sign at most, and no action), and a hand-written answer's rollouts revisit a
 // few thousand restricted observations over and over. The memo maps a restricted observation,
-// its words compared whole on every hit (a hash only picks the slot), to the exact cdf of its
-// step, so a hit skips reading the observation back, the forward pass and the exp.
+// its words compared whole on every hit (a hash only picks the slot), to its step's logits,
+// and from the first time it is found again to the exact cdf of those logits too: a hit skips
+// reading the observation back, the forward pass and (after an entry's first hit) the exp,
+// while a miss costs only the lookup and a copy of the logits, which go through the batched
+// sampler as without the memo. (Storing the exact cdf at the miss cost every miss six exp,
+// most of them for observations never seen again: docs/performance.md, "Exact memo".)
 //
 // One memo per thread, sized once: kSlots slots with linear probing, each empty or the index of
 // an entry; at most kMaxEntries entries, stored densely in the order they came, so that a
@@ -89,46 +94,57 @@ class PolicyMemo {
     return key;
   }
 
-  // The edges stored for `key`, or nullptr.
-  const ActionEdges* find(const Key& key) const {
+  // The exact cdf of the logits stored for `key` (computed at the entry's first hit), or
+  // nullptr. Pointers stay valid until reset().
+  const ActionEdges* find(const Key& key) {
     for (std::size_t slot = slot_of(key);; slot = (slot + 1) & (kSlots - 1)) {
       const std::uint32_t index = slots_[slot];
       if (index == 0) return nullptr;
-      const Entry& entry = entries_[index - 1];
-      if (matches(entry, key)) return &entry.edges;
+      Entry& entry = entries_[index - 1];
+      if (!matches(entry, key)) continue;
+      if (!entry.exact) {
+        entry.edges = ActionEdges(action_distribution(entry.logits));
+        entry.exact = true;
+      }
+      return &entry.edges;
     }
   }
 
-  // Stores `edges` for `key` (or finds them, stored by an earlier miss of the same step); the
-  // stored copy, or nullptr when the memo is full. Pointers stay valid until reset().
-  const ActionEdges* insert(const Key& key, const ActionEdges& edges) {
+  // Stores `logits` for `key`, unless it is stored already (an earlier miss of the same step);
+  // false when the memo is full and `key` is not in it.
+  bool insert(const Key& key, const Logits& logits) {
     for (std::size_t slot = slot_of(key);; slot = (slot + 1) & (kSlots - 1)) {
       const std::uint32_t index = slots_[slot];
       if (index != 0) {
-        const Entry& entry = entries_[index - 1];
-        if (matches(entry, key)) return &entry.edges;
+        if (matches(entries_[index - 1], key)) return true;
         continue;
       }
-      if (count_ == kMaxEntries) return nullptr;
+      if (count_ == kMaxEntries) return false;
       Entry& entry = entries_[count_++];
       slots_[slot] = static_cast<std::uint32_t>(count_);
       entry.slot = static_cast<std::uint32_t>(slot);
       entry.hash = key.hash;
       std::copy_n(key.words.begin(), key_words_, entry.words.begin());
-      entry.edges = edges;
-      return &entry.edges;
+      entry.logits = logits;
+      entry.exact = false;
+      return true;
     }
   }
 
   std::size_t entries() const { return count_; }
 
  private:
+  // What a hit reads first (hash, exact, words, edges: 136 bytes), then what only a miss and
+  // an entry's first hit touch.
   struct Entry {
     std::uint64_t hash;
-    std::array<std::uint64_t, kMaxKeyWords> words;  // the first key_words_ are the key
-    ActionEdges edges;
     std::uint32_t slot;  // where it is listed, to empty on reset()
+    bool exact;
+    std::array<std::uint64_t, kMaxKeyWords> words;  // the first key_words_ are the key
+    ActionEdges edges;  // valid once exact
+    Logits logits;
   };
+  static_assert(sizeof(Entry) == 160, "docs/architecture.md gives the memo's size");
 
   static std::size_t slot_of(const Key& key) { return static_cast<std::size_t>(key.hash >> (64 - kSlotsLog2)); }
 

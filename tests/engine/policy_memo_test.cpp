@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// PolicyMemo: a key is the observation under the policy's inputs, compared whole; a full memo
-// stops storing but keeps what it has; reset() forgets everything.
+// PolicyMemo: a key is the observation under the policy's inputs, compared whole; a hit gives
+// the exact cdf of the stored logits; a full memo stops storing but keeps what it has; reset()
+// forgets everything.
 #include "engine/policy_memo.hpp"
 
 #include <gtest/gtest.h>
@@ -11,11 +12,15 @@
 namespace weightspace {
 namespace {
 
-ActionEdges edges_for(double first) {
-  ActionDistribution distribution{};
-  for (int k = 0; k < kActionCount; ++k) distribution.cdf[static_cast<std::size_t>(k)] = first + 0.1 * k;
-  return ActionEdges(distribution);
+// Logits told apart by `first`, and the exact cdf a hit must give for them.
+Logits logits_for(double first) {
+  Logits logits{};
+  for (int k = 1; k < kActionCount; ++k) logits[static_cast<std::size_t>(k)] = static_cast<float>(k % 3);
+  logits[0] = static_cast<float>(first * 0.001);  // the first action's probability grows with `first`
+  return logits;
 }
+
+double first_edge(double first) { return ActionEdges(action_distribution(logits_for(first))).cdf[0]; }
 
 ObservationBits bits_of(std::initializer_list<int> inputs) {
   ObservationBits bits;
@@ -32,10 +37,10 @@ TEST(PolicyMemo, KeysSeeOnlyThePolicysInputs) {
   memo.reset(inputs);
   // 4, 64 and 598 are not read: observations differing only there share a key.
   const PolicyMemo::Key key = memo.key(bits_of({3, 4, 599}));
-  ASSERT_NE(memo.insert(key, edges_for(0.25)), nullptr);
+  ASSERT_TRUE(memo.insert(key, logits_for(0.25)));
   const ActionEdges* found = memo.find(memo.key(bits_of({3, 64, 598, 599})));
   ASSERT_NE(found, nullptr);
-  EXPECT_EQ(found->cdf[0], 0.25);
+  EXPECT_EQ(found->cdf, ActionEdges(action_distribution(logits_for(0.25))).cdf);
   EXPECT_EQ(memo.find(memo.key(bits_of({3}))), nullptr);
   EXPECT_EQ(memo.find(memo.key(bits_of({3, 200, 599}))), nullptr);
   EXPECT_EQ(memo.entries(), 1U);
@@ -45,7 +50,7 @@ TEST(PolicyMemo, ResetForgetsEveryEntry) {
   PolicyMemo memo;
   memo.reset(kAllInputs);
   const PolicyMemo::Key key = memo.key(bits_of({10, 20}));
-  memo.insert(key, edges_for(0.5));
+  memo.insert(key, logits_for(0.5));
   ASSERT_NE(memo.find(key), nullptr);
   memo.reset(kAllInputs);
   EXPECT_EQ(memo.find(key), nullptr);
@@ -53,7 +58,7 @@ TEST(PolicyMemo, ResetForgetsEveryEntry) {
 }
 
 // Filled to its bound with random observations (many share a first probe slot): each finds its
-// own edges, inserting one again returns the stored copy, and one more is refused.
+// own edges, inserting one again keeps the stored logits, and one more is refused.
 TEST(PolicyMemo, FullMemoKeepsItsEntriesAndStoresNoMore) {
   PolicyMemo memo;
   memo.reset(kAllInputs);
@@ -64,7 +69,7 @@ TEST(PolicyMemo, FullMemoKeepsItsEntriesAndStoresNoMore) {
     for (int k = 0; k < 12; ++k) bits.set(static_cast<int>(random() % kInputs));
     const PolicyMemo::Key key = memo.key(bits);
     if (memo.find(key) != nullptr) continue;  // the same 12 inputs drawn twice
-    ASSERT_NE(memo.insert(key, edges_for(static_cast<double>(keys.size()))), nullptr);
+    ASSERT_TRUE(memo.insert(key, logits_for(static_cast<double>(keys.size()))));
     keys.push_back(key);
   }
   while (memo.entries() < PolicyMemo::kMaxEntries) {
@@ -74,18 +79,20 @@ TEST(PolicyMemo, FullMemoKeepsItsEntriesAndStoresNoMore) {
     bits.set(static_cast<int>(random() % kInputs));
     const PolicyMemo::Key key = memo.key(bits);
     if (memo.find(key) != nullptr) continue;
-    ASSERT_NE(memo.insert(key, edges_for(static_cast<double>(keys.size()))), nullptr);
+    ASSERT_TRUE(memo.insert(key, logits_for(static_cast<double>(keys.size()))));
     keys.push_back(key);
   }
   for (std::size_t n = 0; n < keys.size(); ++n) {
     const ActionEdges* found = memo.find(keys[n]);
     ASSERT_NE(found, nullptr) << n;
-    ASSERT_EQ(found->cdf[0], static_cast<double>(n)) << n;
-    ASSERT_EQ(memo.insert(keys[n], edges_for(-1.0)), found) << n;
+    ASSERT_EQ(found->cdf[0], first_edge(static_cast<double>(n))) << n;
+    ASSERT_TRUE(memo.insert(keys[n], logits_for(-1.0))) << n;
+    ASSERT_EQ(memo.find(keys[n]), found) << n;
+    ASSERT_EQ(found->cdf[0], first_edge(static_cast<double>(n))) << n;
   }
   ObservationBits fresh;
   for (int input = 0; input < kInputs; input += 2) fresh.set(input);
-  EXPECT_EQ(memo.insert(memo.key(fresh), edges_for(0.0)), nullptr);
+  EXPECT_FALSE(memo.insert(memo.key(fresh), logits_for(0.0)));
   EXPECT_EQ(memo.find(memo.key(fresh)), nullptr);
 }
 
@@ -97,13 +104,17 @@ TEST(PolicyMemo, EqualHashesAreComparedWhole) {
   PolicyMemo::Key first = memo.key(bits_of({1, 2}));
   PolicyMemo::Key second = memo.key(bits_of({7}));
   second.hash = first.hash;
-  const ActionEdges* a = memo.insert(first, edges_for(1.0));
-  const ActionEdges* b = memo.insert(second, edges_for(2.0));
+  ASSERT_TRUE(memo.insert(first, logits_for(1.0)));
+  ASSERT_TRUE(memo.insert(second, logits_for(2.0)));
+  EXPECT_EQ(memo.entries(), 2U);
+  const ActionEdges* a = memo.find(first);
+  const ActionEdges* b = memo.find(second);
   ASSERT_NE(a, nullptr);
   ASSERT_NE(b, nullptr);
   EXPECT_NE(a, b);
-  EXPECT_EQ(memo.find(first)->cdf[0], 1.0);
-  EXPECT_EQ(memo.find(second)->cdf[0], 2.0);
+  EXPECT_EQ(a->cdf[0], first_edge(1.0));
+  EXPECT_EQ(b->cdf[0], first_edge(2.0));
+  EXPECT_NE(first_edge(1.0), first_edge(2.0));
 }
 
 // ActionEdges decides as ActionDistribution does, edges included.

@@ -121,7 +121,7 @@ class PolicyMemo {
       }
       if (count_ == kMaxEntries) return false;
       Entry& entry = entries_[count_++];
-      slots_[slot] = static_cast<std::uint32_t>(count_);
+      slots_[slot] = static_cast<std::uint16_t>(count_);
       entry.slot = static_cast<std::uint32_t>(slot);
       entry.hash = key.hash;
       std::copy_n(key.words.begin(), key_words_, entry.words.begin());
@@ -157,7 +157,10 @@ class PolicyMemo {
     return differ == 0;
   }
 
-  std::vector<std::uint32_t> slots_;  // 0: empty; else 1 + the index of its entry
+  // 0: empty; else 1 + the index of its entry. Two bytes a slot keep the table in 32 KB, a
+  // core's L1 data cache.
+  std::vector<std::uint16_t> slots_;
+  static_assert(kMaxEntries < 65536);
   std::unique_ptr<Entry[]> entries_;
   std::size_t count_ = 0;
   std::array<std::uint64_t, kMaxKeyWords> mask_{};

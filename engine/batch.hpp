@@ -65,9 +65,10 @@ struct PolicyMemoStats {
 // logits are constant, neither observing nor the forward pass runs, and each draw is looked
 // up in the one exact cdf. Otherwise each observation is looked up in the thread's
 // PolicyMemo first: only the misses are read back and go through the forward pass and the
-// batched sampler; a hit's action comes from its stored exact cdf. A slot whose episode ends takes the next episode of the
-// queue. Every slot owns its episode's generators, so the results are those of run_episode()
-// whatever B is and whatever the memo holds. All buffers are sized once, in the constructor.
+// batched sampler; a hit's action comes from its stored exact cdf. A slot whose episode ends
+// takes the next episode of the queue. Every slot owns its episode's generators, so the results
+// are those of run_episode() whatever B is and whatever the memo holds. All buffers are sized
+// once, in the constructor.
 template <Game G>
 class Batch {
  public:
@@ -250,7 +251,8 @@ class Batch {
                       std::span<int>(miss_actions_.data(), misses));
     for (std::size_t m = 0; m < misses; ++m) actions_[miss_of_[m]] = miss_actions_[m];
     for (std::size_t k = 0; k < running; ++k) {
-      if (edges_[k] != nullptr) actions_[k] = edges_[k]->action(slots_[running_[k]].episode.action_random.random_sample());
+      if (edges_[k] == nullptr) continue;  // a miss: drawn above
+      actions_[k] = edges_[k]->action(slots_[running_[k]].episode.action_random.random_sample());
     }
   }
 

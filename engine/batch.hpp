@@ -80,6 +80,9 @@ class Batch {
   // overall) and dense seaquest (73%), 23% and 14% slower (docs/performance.md, "Exact memo").
   static constexpr std::int64_t kWindowLookups = 4096;
   static constexpr std::int64_t kMinimumHitsPer16 = 8;
+  // A game that paints whole boards is keyed on them: a hit then costs a few shifts, where
+  // spreading its cells over ObservationBits cost 30% of a step (docs/performance.md).
+  static constexpr bool kBoardKeys = PaintsBoards<G>;
 
   explicit Batch(int size)
       : slots_(static_cast<std::size_t>(std::max(size, 1))),
@@ -120,28 +123,40 @@ class Batch {
     bool memo = consulted;  // false from the window that turns it off
     PolicyMemoStats stats;
     PolicyMemoStats window;  // the counts when the current window began
-    if (memo) memo_.reset(policy.inputs());
+    if (memo) memo_.reset(policy.inputs(), kBoardKeys ? PolicyMemo::Layout::channels : PolicyMemo::Layout::cells);
     std::size_t misses = 0;  // observations_[0, misses) are the memo's misses
     // Slot running_[k]'s observation goes to observations_[k], or with the memo, its stored
     // cdf to edges_[k] or (a miss) its observation to the next of observations_.
     auto observe_into = [&](std::size_t k) {
       const G& game = slots_[running_[k]].episode.environment.game();
       if (memo) {
-        ObservationBits bits;
-        if constexpr (WritesObservation<G>) {
-          game.write_observation(observations_[misses]);
-          bits.set(observations_[misses]);
+        PolicyMemo::Key key;
+        ObservationBits bits;  // cell keys
+        if constexpr (kBoardKeys) {
+          ChannelBoards boards;
+          paint_channels(game, boards);
+          key = memo_.key(boards);
         } else {
-          paint_bits(game, bits);
+          if constexpr (WritesObservation<G>) {
+            game.write_observation(observations_[misses]);
+            bits.set(observations_[misses]);
+          } else {
+            paint_bits(game, bits);
+          }
+          key = memo_.key(bits);
         }
-        const PolicyMemo::Key key = memo_.key(bits);
         ++stats.lookups;
         if (const ActionEdges* stored = memo_.find(key)) {
           ++stats.hits;
           edges_[k] = stored;
           return;
         }
-        if constexpr (!WritesObservation<G>) bits.extract(observations_[misses], policy.inputs());
+        // A miss is observed as without the memo (a written observation is there already).
+        if constexpr (kBoardKeys) {
+          observe(game, observations_[misses], policy.inputs());
+        } else if constexpr (!WritesObservation<G>) {
+          bits.extract(observations_[misses], policy.inputs());
+        }
         edges_[k] = nullptr;
         miss_keys_[misses] = key;
         miss_of_[misses++] = k;

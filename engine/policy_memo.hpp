@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "games/cells.hpp"
+#include "games/channel_boards.hpp"
 #include "policy/forward.hpp"
 #include "policy/sampler.hpp"
 
@@ -47,7 +48,14 @@ class PolicyMemo {
   static constexpr int kSlotsLog2 = 14;
   static constexpr std::size_t kSlots = std::size_t{1} << kSlotsLog2;
   static constexpr std::size_t kMaxEntries = kSlots / 2;
-  static constexpr int kMaxKeyWords = InputMask::kWords;
+  // The most words a key has: six channels of 100 cells, in two words each.
+  static constexpr int kMaxKeyWords = ChannelBoards::kWords;
+  static_assert(kMaxKeyWords >= InputMask::kWords);
+
+  // How the observations given to key() lay out the inputs: as ObservationBits (input i is
+  // bit i) or as ChannelBoards (channel by channel). Equal keys mean equal observations under
+  // the mask either way; a grade keeps one layout.
+  enum class Layout { cells, channels };
 
   // An observation's words under the mask (only the words where the mask has a bit), and
   // their hash.
@@ -58,32 +66,49 @@ class PolicyMemo {
 
   PolicyMemo() : slots_(kSlots, 0), entries_(std::make_unique_for_overwrite<Entry[]>(kMaxEntries)) {}
 
-  // Forgets every entry; keys are now restricted to `inputs`.
-  void reset(const InputMask& inputs) {
+  // Forgets every entry; keys are now restricted to `inputs`, from observations laid out as
+  // `layout`.
+  void reset(const InputMask& inputs, Layout layout = Layout::cells) {
     key_words_ = 0;
-    for (int w = 0; w < InputMask::kWords; ++w) {
-      if (inputs.word(w) != 0) {
-        mask_[static_cast<std::size_t>(key_words_)] = inputs.word(w);
-        word_index_[static_cast<std::size_t>(key_words_++)] = w;
+    auto add_word = [this](int word, std::uint64_t mask) {
+      if (mask == 0) return;
+      mask_[static_cast<std::size_t>(key_words_)] = mask;
+      word_index_[static_cast<std::size_t>(key_words_++)] = word;
+    };
+    if (layout == Layout::cells) {
+      for (int w = 0; w < InputMask::kWords; ++w) add_word(w, inputs.word(w));
+    } else {
+      for (int w = 0; w < ChannelBoards::kWords; ++w) {
+        std::uint64_t cells = 0;  // the cells of word w whose input of its channel is read
+        for (int k = 0; k < 64; ++k) {
+          const int cell = 64 * (w & 1) + k;
+          if (cell < kGridSize * kGridSize && inputs.test(cell * kObservationChannels + (w >> 1))) {
+            cells |= std::uint64_t{1} << k;
+          }
+        }
+        add_word(w, cells);
       }
     }
     for (std::size_t entry = 0; entry < count_; ++entry) slots_[entries_[entry].slot] = 0;
     count_ = 0;
   }
 
-  Key key(const ObservationBits& bits) const {
+  // `observation`: ObservationBits or ChannelBoards, as reset() was told.
+  template <class Observation>
+  Key key(const Observation& observation) const {
     // Each word folded by a full 64x64->128 product (wyhash's "mum": every input bit reaches
     // both halves), the words' folds summed so that they form no multiply chain, then mixed
     // over the bits that pick the slot. A plain sum of products would let high bits cancel
     // (bit 63 in two words), and moving sprites flip exactly such bits.
     static constexpr std::array<std::uint64_t, kMaxKeyWords> kOdd = {
-        0x9e3779b97f4a7c15, 0xc2b2ae3d27d4eb4f, 0x165667b19e3779f9, 0xd6e8feb86659fd93, 0xff51afd7ed558ccd,
-        0xc4ceb9fe1a85ec53, 0x94d049bb133111eb, 0xbf58476d1ce4e5b9, 0x2545f4914f6cdd1d, 0x9fb21c651e98df25};
+        0x9e3779b97f4a7c15, 0xc2b2ae3d27d4eb4f, 0x165667b19e3779f9, 0xd6e8feb86659fd93,
+        0xff51afd7ed558ccd, 0xc4ceb9fe1a85ec53, 0x94d049bb133111eb, 0xbf58476d1ce4e5b9,
+        0x2545f4914f6cdd1d, 0x9fb21c651e98df25, 0x2127599bf4325c37, 0x880355f21e6d1965};
     Key key;
     std::uint64_t sum = 0;
     for (int k = 0; k < key_words_; ++k) {
       const std::size_t i = static_cast<std::size_t>(k);
-      key.words[i] = bits.word(word_index_[i]) & mask_[i];
+      key.words[i] = observation.word(word_index_[i]) & mask_[i];
       const unsigned __int128 product =
           static_cast<unsigned __int128>(key.words[i] ^ kOdd[i]) * kOdd[kMaxKeyWords - 1 - i];
       sum += static_cast<std::uint64_t>(product) ^ static_cast<std::uint64_t>(product >> 64);
@@ -134,7 +159,7 @@ class PolicyMemo {
   std::size_t entries() const { return count_; }
 
  private:
-  // What a hit reads first (hash, exact, words, edges: 136 bytes), then what only a miss and
+  // What a hit reads first (hash, exact, words, edges: 152 bytes), then what only a miss and
   // an entry's first hit touch.
   struct Entry {
     std::uint64_t hash;
@@ -144,7 +169,7 @@ class PolicyMemo {
     ActionEdges edges;  // valid once exact
     Logits logits;
   };
-  static_assert(sizeof(Entry) == 160, "docs/architecture.md gives the memo's size");
+  static_assert(sizeof(Entry) == 176, "docs/architecture.md gives the memo's size");
 
   static std::size_t slot_of(const Key& key) { return static_cast<std::size_t>(key.hash >> (64 - kSlotsLog2)); }
 
@@ -163,6 +188,7 @@ class PolicyMemo {
   static_assert(kMaxEntries < 65536);
   std::unique_ptr<Entry[]> entries_;
   std::size_t count_ = 0;
+  // Key word k: the bits mask_[k] of the observation's word word_index_[k].
   std::array<std::uint64_t, kMaxKeyWords> mask_{};
   std::array<int, kMaxKeyWords> word_index_{};
   int key_words_ = 0;

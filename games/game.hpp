@@ -55,6 +55,9 @@ concept Game = requires(G game, const G& view, RandomState& random, int action) 
   view.paint(CellProbe{});
 };
 
+// A 10x10 map of cells in one 128-bit word: cell (y, x) is bit y * 10 + x, bits 100..127 clear.
+__extension__ using CellBoard = unsigned __int128;
+
 // paint_rows hands over a row as a 10-bit cell mask (bit x: column x). Row `row` of a board
 // that keeps its 10-cell rows as consecutive 10-bit groups (a brick wall, an alien block):
 template <class Board>

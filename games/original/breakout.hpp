@@ -131,6 +131,14 @@ class Breakout {
       if (cells != 0) row(kFirstBrickRow + wall_row, cells, 3);
     }
   }
+  // The wall as one board (games/channel_boards.hpp).
+  template <class Cell, class BoardPainter>
+  void paint_boards(Cell&& cell, BoardPainter&& board) const {
+    cell(state_.ball_y, state_.ball_x, 1);
+    cell(9, state_.paddle, 0);
+    cell(state_.last_y, state_.last_x, 2);
+    board(3, CellBoard{state_.bricks} << (kFirstBrickRow * kSize));
+  }
   template <class Cell>
   void paint(Cell&& cell) const {
     paint_cells_of_rows(*this, cell);

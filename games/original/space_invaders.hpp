@@ -192,6 +192,17 @@ class SpaceInvaders {
     for_each_cell(state_.friendly_bullets, [&cell](int y, int x) { cell(y, x, 4); });
     for_each_cell(state_.enemy_bullets, [&cell](int y, int x) { cell(y, x, 5); });
   }
+  // The boards whole (games/channel_boards.hpp): the direction picks a channel without a branch.
+  template <class Cell, class BoardPainter>
+  void paint_boards(Cell&& cell, BoardPainter&& board) const {
+    cell(9, state_.position, 0);
+    const Board left = state_.alien_direction < 0 ? state_.aliens : Board{0};
+    board(1, state_.aliens);
+    board(2, left);
+    board(3, state_.aliens ^ left);
+    board(4, state_.friendly_bullets);
+    board(5, state_.enemy_bullets);
+  }
   template <class Cell>
   void paint(Cell&& cell) const {
     paint_cells_of_rows(*this, cell);

@@ -125,6 +125,15 @@ class SynthBreakout {
     cell(state_.trail_y, state_.trail_x, 4);
     row(9, columns_below(state_.lives), 5);
   }
+  // The wall and the gauge as boards (games/channel_boards.hpp).
+  template <class Cell, class BoardPainter>
+  void paint_boards(Cell&& cell, BoardPainter&& board) const {
+    cell(9, state_.paddle, 0);
+    board(2, CellBoard{state_.bricks} << (kFirstWallRow * kSize));
+    cell(state_.ball_y, state_.ball_x, 3);
+    cell(state_.trail_y, state_.trail_x, 4);
+    board(5, CellBoard{columns_below(state_.lives)} << (9 * kSize));
+  }
   template <class Cell>
   void paint(Cell&& cell) const {
     paint_cells_of_rows(*this, cell);

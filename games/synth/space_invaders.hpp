@@ -141,6 +141,14 @@ class SynthSpaceInvaders {
     for_each_cell(state_.enemy_bullets, [&cell](int y, int x) { cell(y, x, 1); });
     for_each_cell(state_.friendly_bullets, [&cell](int y, int x) { cell(y, x, 3); });
   }
+  // The boards whole (games/channel_boards.hpp).
+  template <class Cell, class BoardPainter>
+  void paint_boards(Cell&& cell, BoardPainter&& board) const {
+    cell(9, state_.position, 0);
+    for (const int channel : {1, 2, 4}) board(channel, state_.aliens);
+    board(1, state_.enemy_bullets);
+    board(3, state_.friendly_bullets);
+  }
   template <class Cell>
   void paint(Cell&& cell) const {
     paint_cells_of_rows(*this, cell);

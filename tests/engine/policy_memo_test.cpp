@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// PolicyMemo: a key is the observation under the policy's inputs, compared whole; a hit gives
-// the exact cdf of the stored logits; a full memo stops storing but keeps what it has; reset()
-// forgets everything.
+// PolicyMemo: a key is the observation under the policy's inputs, compared whole, in either
+// layout (ObservationBits or ChannelBoards); a hit gives the exact cdf of the stored logits; a
+// full memo stops storing but keeps what it has; reset() forgets everything.
 #include "engine/policy_memo.hpp"
 
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
+#include <type_traits>
 #include <vector>
 
 namespace weightspace {
@@ -22,62 +24,104 @@ Logits logits_for(double first) {
 
 double first_edge(double first) { return ActionEdges(action_distribution(logits_for(first))).cdf[0]; }
 
-ObservationBits bits_of(std::initializer_list<int> inputs) {
-  ObservationBits bits;
-  for (const int input : inputs) bits.set(input);
-  return bits;
+// The observation whose active inputs are `inputs`, laid out as Observation.
+template <class Observation>
+Observation observation_of(const std::set<int>& inputs) {
+  Observation observation;
+  for (const int input : inputs) {
+    if constexpr (std::is_same_v<Observation, ObservationBits>) {
+      observation.set(input);
+    } else {
+      observation.channel[static_cast<std::size_t>(input % kObservationChannels)] |= CellBoard{1}
+                                                                                     << (input / kObservationChannels);
+    }
+  }
+  return observation;
 }
 
-TEST(PolicyMemo, KeysSeeOnlyThePolicysInputs) {
+template <class Observation>
+class PolicyMemoTest : public ::testing::Test {
+ protected:
+  static constexpr PolicyMemo::Layout kLayout =
+      std::is_same_v<Observation, ObservationBits> ? PolicyMemo::Layout::cells : PolicyMemo::Layout::channels;
+  static Observation bits_of(const std::set<int>& inputs) { return observation_of<Observation>(inputs); }
+};
+using Layouts = ::testing::Types<ObservationBits, ChannelBoards>;
+TYPED_TEST_SUITE(PolicyMemoTest, Layouts);
+
+TYPED_TEST(PolicyMemoTest, KeysSeeOnlyThePolicysInputs) {
   InputMask inputs;
   inputs.set(3);
   inputs.set(200);
   inputs.set(599);
   PolicyMemo memo;
-  memo.reset(inputs);
+  memo.reset(inputs, TestFixture::kLayout);
   // 4, 64 and 598 are not read: observations differing only there share a key.
-  const PolicyMemo::Key key = memo.key(bits_of({3, 4, 599}));
+  const PolicyMemo::Key key = memo.key(TestFixture::bits_of({3, 4, 599}));
   ASSERT_TRUE(memo.insert(key, logits_for(0.25)));
-  const ActionEdges* found = memo.find(memo.key(bits_of({3, 64, 598, 599})));
+  const ActionEdges* found = memo.find(memo.key(TestFixture::bits_of({3, 64, 598, 599})));
   ASSERT_NE(found, nullptr);
   EXPECT_EQ(found->cdf, ActionEdges(action_distribution(logits_for(0.25))).cdf);
-  EXPECT_EQ(memo.find(memo.key(bits_of({3}))), nullptr);
-  EXPECT_EQ(memo.find(memo.key(bits_of({3, 200, 599}))), nullptr);
+  EXPECT_EQ(memo.find(memo.key(TestFixture::bits_of({3}))), nullptr);
+  EXPECT_EQ(memo.find(memo.key(TestFixture::bits_of({3, 200, 599}))), nullptr);
   EXPECT_EQ(memo.entries(), 1U);
 }
 
-TEST(PolicyMemo, ResetForgetsEveryEntry) {
+// Two observations find one entry exactly when they agree on every input the policy reads:
+// random masks (every channel and word among them) and observations that differ from a stored
+// one in a single input, read or not.
+TYPED_TEST(PolicyMemoTest, KeysAreEqualExactlyWhenTheReadInputsAre) {
+  std::mt19937_64 random(23);
+  for (int round = 0; round < 100; ++round) {
+    InputMask inputs;
+    const double density = (round % 10 + 1) * 0.1;
+    for (int input = 0; input < kInputs; ++input) {
+      if (std::uniform_real_distribution<double>(0.0, 1.0)(random) < density) inputs.set(input);
+    }
+    PolicyMemo memo;
+    memo.reset(inputs, TestFixture::kLayout);
+    std::set<int> stored;
+    for (int k = 0; k < 40; ++k) stored.insert(static_cast<int>(random() % kInputs));
+    ASSERT_TRUE(memo.insert(memo.key(TestFixture::bits_of(stored)), logits_for(1.0)));
+    for (int input = 0; input < kInputs; ++input) {
+      std::set<int> other = stored;
+      if (!other.erase(input)) other.insert(input);
+      ASSERT_EQ(memo.find(memo.key(TestFixture::bits_of(other))) != nullptr, !inputs.test(input)) << round << " " << input;
+    }
+    ASSERT_NE(memo.find(memo.key(TestFixture::bits_of(stored))), nullptr);
+  }
+}
+
+TYPED_TEST(PolicyMemoTest, ResetForgetsEveryEntry) {
   PolicyMemo memo;
-  memo.reset(kAllInputs);
-  const PolicyMemo::Key key = memo.key(bits_of({10, 20}));
+  memo.reset(kAllInputs, TestFixture::kLayout);
+  const PolicyMemo::Key key = memo.key(TestFixture::bits_of({10, 20}));
   memo.insert(key, logits_for(0.5));
   ASSERT_NE(memo.find(key), nullptr);
-  memo.reset(kAllInputs);
+  memo.reset(kAllInputs, TestFixture::kLayout);
   EXPECT_EQ(memo.find(key), nullptr);
   EXPECT_EQ(memo.entries(), 0U);
 }
 
 // Filled to its bound with random observations (many share a first probe slot): each finds its
 // own edges, inserting one again keeps the stored logits, and one more is refused.
-TEST(PolicyMemo, FullMemoKeepsItsEntriesAndStoresNoMore) {
+TYPED_TEST(PolicyMemoTest, FullMemoKeepsItsEntriesAndStoresNoMore) {
   PolicyMemo memo;
-  memo.reset(kAllInputs);
+  memo.reset(kAllInputs, TestFixture::kLayout);
   std::mt19937_64 random(5);
   std::vector<PolicyMemo::Key> keys;
   for (std::size_t n = 0; n < PolicyMemo::kMaxEntries; ++n) {
-    ObservationBits bits;
-    for (int k = 0; k < 12; ++k) bits.set(static_cast<int>(random() % kInputs));
-    const PolicyMemo::Key key = memo.key(bits);
+    std::set<int> inputs;
+    for (int k = 0; k < 12; ++k) inputs.insert(static_cast<int>(random() % kInputs));
+    const PolicyMemo::Key key = memo.key(TestFixture::bits_of(inputs));
     if (memo.find(key) != nullptr) continue;  // the same 12 inputs drawn twice
     ASSERT_TRUE(memo.insert(key, logits_for(static_cast<double>(keys.size()))));
     keys.push_back(key);
   }
   while (memo.entries() < PolicyMemo::kMaxEntries) {
-    ObservationBits bits;
-    bits.set(static_cast<int>(keys.size() % kInputs));
-    bits.set(static_cast<int>(random() % kInputs));
-    bits.set(static_cast<int>(random() % kInputs));
-    const PolicyMemo::Key key = memo.key(bits);
+    const std::set<int> inputs = {static_cast<int>(keys.size() % kInputs), static_cast<int>(random() % kInputs),
+                                  static_cast<int>(random() % kInputs)};
+    const PolicyMemo::Key key = memo.key(TestFixture::bits_of(inputs));
     if (memo.find(key) != nullptr) continue;
     ASSERT_TRUE(memo.insert(key, logits_for(static_cast<double>(keys.size()))));
     keys.push_back(key);
@@ -90,19 +134,20 @@ TEST(PolicyMemo, FullMemoKeepsItsEntriesAndStoresNoMore) {
     ASSERT_EQ(memo.find(keys[n]), found) << n;
     ASSERT_EQ(found->cdf[0], first_edge(static_cast<double>(n))) << n;
   }
-  ObservationBits fresh;
-  for (int input = 0; input < kInputs; input += 2) fresh.set(input);
+  std::set<int> even;
+  for (int input = 0; input < kInputs; input += 2) even.insert(input);
+  const auto fresh = TestFixture::bits_of(even);
   EXPECT_FALSE(memo.insert(memo.key(fresh), logits_for(0.0)));
   EXPECT_EQ(memo.find(memo.key(fresh)), nullptr);
 }
 
 // Keys that collide in every hash bit are told apart by their words: two keys are forced into
 // one slot with one check value.
-TEST(PolicyMemo, EqualHashesAreComparedWhole) {
+TYPED_TEST(PolicyMemoTest, EqualHashesAreComparedWhole) {
   PolicyMemo memo;
-  memo.reset(kAllInputs);
-  PolicyMemo::Key first = memo.key(bits_of({1, 2}));
-  PolicyMemo::Key second = memo.key(bits_of({7}));
+  memo.reset(kAllInputs, TestFixture::kLayout);
+  PolicyMemo::Key first = memo.key(TestFixture::bits_of({1, 2}));
+  PolicyMemo::Key second = memo.key(TestFixture::bits_of({7}));
   second.hash = first.hash;
   ASSERT_TRUE(memo.insert(first, logits_for(1.0)));
   ASSERT_TRUE(memo.insert(second, logits_for(2.0)));
@@ -118,7 +163,7 @@ TEST(PolicyMemo, EqualHashesAreComparedWhole) {
 }
 
 // ActionEdges decides as ActionDistribution does, edges included.
-TEST(PolicyMemo, EdgesChooseTheDistributionsAction) {
+TEST(ActionEdges, ChooseTheDistributionsAction) {
   std::mt19937_64 random(11);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   for (int n = 0; n < 2000; ++n) {

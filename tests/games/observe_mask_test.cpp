@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Observing only the inputs a policy reads (an InputMask) lists exactly those inputs of the
-// game's painted cells that are in the mask, on every game, whatever channels it leaves out.
+// game's painted cells that are in the mask, on every game, whatever channels it leaves out;
+// and the channel boards (games/channel_boards.hpp) hold exactly the painted inputs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "games/cells.hpp"
+#include "games/channel_boards.hpp"
 #include "games/environment.hpp"
 #include "games/registry.hpp"
 #include "listed_inputs.hpp"
@@ -78,6 +80,40 @@ void expect_masked_observations_filter_the_full_one() {
       if (env.act(static_cast<int>(actions.randint(6))).terminal) break;
     }
   }
+}
+
+// The inputs the boards hold: bit y * 10 + x of channel c is input (y * 10 + x) * 6 + c.
+std::set<int> board_inputs(const ChannelBoards& boards) {
+  std::set<int> inputs;
+  for (int c = 0; c < kObservationChannels; ++c) {
+    for (int cell = 0; cell < 128; ++cell) {
+      if ((boards.channel[static_cast<std::size_t>(c)] >> cell) & 1U) inputs.insert(cell * kObservationChannels + c);
+    }
+  }
+  return inputs;
+}
+
+template <Game G>
+void expect_boards_hold_the_painted_observation() {
+  RandomState actions(7);
+  Environment<G> env;
+  int steps = 0;
+  for (int episode = 0; steps < 20000; ++episode) {
+    env.start_episode(static_cast<std::uint32_t>(1729 + episode));
+    for (int step = 0; step < 2000; ++step, ++steps) {
+      ChannelBoards boards;
+      boards.channel.fill(~ChannelBoards::Board{0});  // paint_channels must not keep what was there
+      paint_channels(env.game(), boards);
+      ASSERT_EQ(board_inputs(boards), painted_inputs(env.game())) << G::name << " episode " << episode << " step " << step;
+      if (env.act(static_cast<int>(actions.randint(6))).terminal) break;
+    }
+  }
+}
+
+TEST(ChannelBoards, HoldThePaintedObservationOnEveryGame) {
+  std::apply([](const auto&... entry) {
+    (expect_boards_hold_the_painted_observation<typename std::remove_cvref_t<decltype(entry)>::type>(), ...);
+  }, kRegisteredGames);
 }
 
 TEST(ObservePainted, MaskedEqualsTheFullObservationFiltered) {

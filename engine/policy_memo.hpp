@@ -157,6 +157,8 @@ class PolicyMemo {
   }
 
   std::size_t entries() const { return count_; }
+  // Slots that list an entry: entries() after every reset() and insert() (for tests).
+  std::size_t slots_in_use() const { return kSlots - static_cast<std::size_t>(std::ranges::count(slots_, 0)); }
 
  private:
   // What a hit reads first (hash, exact, words, edges: 152 bytes), then what only a miss and

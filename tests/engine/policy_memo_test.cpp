@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 #include <set>
 #include <type_traits>
@@ -39,6 +40,12 @@ Observation observation_of(const std::set<int>& inputs) {
   return observation;
 }
 
+// What memo.find gives, as a value.
+std::optional<ActionEdges> find(PolicyMemo& memo, const PolicyMemo::Key& key) {
+  const ActionEdges* edges = memo.find(key);
+  return edges != nullptr ? std::optional<ActionEdges>(*edges) : std::nullopt;
+}
+
 template <class Observation>
 class PolicyMemoTest : public ::testing::Test {
  protected:
@@ -59,11 +66,11 @@ TYPED_TEST(PolicyMemoTest, KeysSeeOnlyThePolicysInputs) {
   // 4, 64 and 598 are not read: observations differing only there share a key.
   const PolicyMemo::Key key = memo.key(TestFixture::bits_of({3, 4, 599}));
   ASSERT_TRUE(memo.insert(key, logits_for(0.25)));
-  const ActionEdges* found = memo.find(memo.key(TestFixture::bits_of({3, 64, 598, 599})));
-  ASSERT_NE(found, nullptr);
+  const std::optional<ActionEdges> found = find(memo, memo.key(TestFixture::bits_of({3, 64, 598, 599})));
+  ASSERT_TRUE(found.has_value());
   EXPECT_EQ(found->cdf, ActionEdges(action_distribution(logits_for(0.25))).cdf);
-  EXPECT_EQ(memo.find(memo.key(TestFixture::bits_of({3}))), nullptr);
-  EXPECT_EQ(memo.find(memo.key(TestFixture::bits_of({3, 200, 599}))), nullptr);
+  EXPECT_FALSE(find(memo, memo.key(TestFixture::bits_of({3}))).has_value());
+  EXPECT_FALSE(find(memo, memo.key(TestFixture::bits_of({3, 200, 599}))).has_value());
   EXPECT_EQ(memo.entries(), 1U);
 }
 
@@ -86,9 +93,9 @@ TYPED_TEST(PolicyMemoTest, KeysAreEqualExactlyWhenTheReadInputsAre) {
     for (int input = 0; input < kInputs; ++input) {
       std::set<int> other = stored;
       if (!other.erase(input)) other.insert(input);
-      ASSERT_EQ(memo.find(memo.key(TestFixture::bits_of(other))) != nullptr, !inputs.test(input)) << round << " " << input;
+      ASSERT_EQ(find(memo, memo.key(TestFixture::bits_of(other))).has_value(), !inputs.test(input)) << round << " " << input;
     }
-    ASSERT_NE(memo.find(memo.key(TestFixture::bits_of(stored))), nullptr);
+    ASSERT_TRUE(find(memo, memo.key(TestFixture::bits_of(stored))).has_value());
   }
 }
 
@@ -97,10 +104,41 @@ TYPED_TEST(PolicyMemoTest, ResetForgetsEveryEntry) {
   memo.reset(kAllInputs, TestFixture::kLayout);
   const PolicyMemo::Key key = memo.key(TestFixture::bits_of({10, 20}));
   memo.insert(key, logits_for(0.5));
-  ASSERT_NE(memo.find(key), nullptr);
+  ASSERT_TRUE(find(memo, key).has_value());
   memo.reset(kAllInputs, TestFixture::kLayout);
-  EXPECT_EQ(memo.find(key), nullptr);
+  EXPECT_FALSE(find(memo, key).has_value());
   EXPECT_EQ(memo.entries(), 0U);
+  EXPECT_EQ(memo.slots_in_use(), 0U);
+}
+
+// Entries are as long as a grade's keys: grades reading few and many inputs in turn each find
+// only their own entries, and a slot of the earlier grade is never left behind.
+TYPED_TEST(PolicyMemoTest, GradesOfOtherInputsEachFindTheirOwnEntries) {
+  InputMask few;
+  few.set(5);
+  few.set(580);
+  PolicyMemo memo;
+  std::mt19937_64 random(3);
+  for (int grade = 0; grade < 6; ++grade) {
+    const InputMask& inputs = grade % 2 == 0 ? kAllInputs : few;
+    memo.reset(inputs, TestFixture::kLayout);
+    std::vector<std::set<int>> stored;
+    for (int n = 0; n < 3000; ++n) {
+      std::set<int> observation = {5, 580};
+      for (int k = 0; k < 6; ++k) observation.insert(static_cast<int>(random() % kInputs));
+      if (grade % 2 == 1) observation = {5 * (n % 2), 580 * (n / 2 % 2)};
+      const PolicyMemo::Key key = memo.key(TestFixture::bits_of(observation));
+      if (find(memo, key).has_value()) continue;
+      ASSERT_TRUE(memo.insert(key, logits_for(static_cast<double>(grade * 10000 + n)))) << grade << " " << n;
+      stored.push_back(observation);
+    }
+    EXPECT_EQ(memo.entries(), grade % 2 == 0 ? stored.size() : 4U) << grade;
+    EXPECT_EQ(memo.slots_in_use(), memo.entries()) << grade;
+    for (std::size_t n = 0; n < stored.size(); ++n) {
+      const std::optional<ActionEdges> found = find(memo, memo.key(TestFixture::bits_of(stored[n])));
+      ASSERT_TRUE(found.has_value()) << grade << " " << n;
+    }
+  }
 }
 
 // Filled to its bound with random observations (many share a first probe slot): each finds its
@@ -114,7 +152,7 @@ TYPED_TEST(PolicyMemoTest, FullMemoKeepsItsEntriesAndStoresNoMore) {
     std::set<int> inputs;
     for (int k = 0; k < 12; ++k) inputs.insert(static_cast<int>(random() % kInputs));
     const PolicyMemo::Key key = memo.key(TestFixture::bits_of(inputs));
-    if (memo.find(key) != nullptr) continue;  // the same 12 inputs drawn twice
+    if (find(memo, key).has_value()) continue;  // the same 12 inputs drawn twice
     ASSERT_TRUE(memo.insert(key, logits_for(static_cast<double>(keys.size()))));
     keys.push_back(key);
   }
@@ -122,23 +160,23 @@ TYPED_TEST(PolicyMemoTest, FullMemoKeepsItsEntriesAndStoresNoMore) {
     const std::set<int> inputs = {static_cast<int>(keys.size() % kInputs), static_cast<int>(random() % kInputs),
                                   static_cast<int>(random() % kInputs)};
     const PolicyMemo::Key key = memo.key(TestFixture::bits_of(inputs));
-    if (memo.find(key) != nullptr) continue;
+    if (find(memo, key).has_value()) continue;
     ASSERT_TRUE(memo.insert(key, logits_for(static_cast<double>(keys.size()))));
     keys.push_back(key);
   }
   for (std::size_t n = 0; n < keys.size(); ++n) {
-    const ActionEdges* found = memo.find(keys[n]);
-    ASSERT_NE(found, nullptr) << n;
+    const std::optional<ActionEdges> found = find(memo, keys[n]);
+    ASSERT_TRUE(found.has_value()) << n;
     ASSERT_EQ(found->cdf[0], first_edge(static_cast<double>(n))) << n;
     ASSERT_TRUE(memo.insert(keys[n], logits_for(-1.0))) << n;
-    ASSERT_EQ(memo.find(keys[n]), found) << n;
+    ASSERT_EQ(find(memo, keys[n])->cdf, found->cdf) << n;
     ASSERT_EQ(found->cdf[0], first_edge(static_cast<double>(n))) << n;
   }
   std::set<int> even;
   for (int input = 0; input < kInputs; input += 2) even.insert(input);
   const auto fresh = TestFixture::bits_of(even);
   EXPECT_FALSE(memo.insert(memo.key(fresh), logits_for(0.0)));
-  EXPECT_EQ(memo.find(memo.key(fresh)), nullptr);
+  EXPECT_FALSE(find(memo, memo.key(fresh)).has_value());
 }
 
 // Keys that collide in every hash bit are told apart by their words: two keys are forced into
@@ -152,11 +190,10 @@ TYPED_TEST(PolicyMemoTest, EqualHashesAreComparedWhole) {
   ASSERT_TRUE(memo.insert(first, logits_for(1.0)));
   ASSERT_TRUE(memo.insert(second, logits_for(2.0)));
   EXPECT_EQ(memo.entries(), 2U);
-  const ActionEdges* a = memo.find(first);
-  const ActionEdges* b = memo.find(second);
-  ASSERT_NE(a, nullptr);
-  ASSERT_NE(b, nullptr);
-  EXPECT_NE(a, b);
+  const std::optional<ActionEdges> a = find(memo, first);
+  const std::optional<ActionEdges> b = find(memo, second);
+  ASSERT_TRUE(a.has_value());
+  ASSERT_TRUE(b.has_value());
   EXPECT_EQ(a->cdf[0], first_edge(1.0));
   EXPECT_EQ(b->cdf[0], first_edge(2.0));
   EXPECT_NE(first_edge(1.0), first_edge(2.0));

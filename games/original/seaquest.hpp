@@ -330,11 +330,17 @@ inline void Seaquest::spawn_diver(RandomState& random) {
 // Env.state(): every cell it sets (the two gauges of row 9 as rows). Entity columns are numpy
 // indices: -1 wraps to 9 (cells.hpp) and 10 would be numpy's IndexError, thrown here as
 // GameError.
+namespace seaquest {
+// Out of line, so that the check it ends inlines into every painted entity.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_column_error() {
+  throw GameError("IndexError", "seaquest: an entity is painted at column 10, outside the 10x10 state");
+}
+}  // namespace seaquest
+
 template <class Cell, class Row>
 void Seaquest::paint_rows(Cell&& cell, Row&& row) const {
   const auto column = [](int x) {
-    if (x < -seaquest::kBoardSize || x >= seaquest::kBoardSize)
-      throw GameError("IndexError", "seaquest: an entity is painted at column 10, outside the 10x10 state");
+    if (x < -seaquest::kBoardSize || x >= seaquest::kBoardSize) [[unlikely]] seaquest::throw_column_error();
     return x;
   };
   const auto trail = [&cell](int y, int x, bool right) {

@@ -13,9 +13,9 @@ namespace weightspace {
 // verify.observation's 600 inputs laid out channel by channel: bit y * 10 + x of channel c is
 // input (y * 10 + x) * 6 + c. The same bits as ObservationBits, only ordered differently, so
 // two states have equal boards exactly when they have equal observations. A game that keeps
-// its cells as 10x10 boards or 10-cell rows builds them with a shift or two, where
-// ObservationBits spreads each cell over 6-strided bits; the policy memo (engine/
-// policy_memo.hpp) keys on them, so that a step it serves costs no spreading and no read-back.
+// its cells as 10x10 boards hands them over whole, where ObservationBits spreads each cell
+// over 6-strided bits; the policy memo (engine/policy_memo.hpp) keys such games on them, so
+// that a step it serves costs no spreading and no read-back.
 struct ChannelBoards {
   using Board = CellBoard;
   std::array<Board, kObservationChannels> channel{};

@@ -124,6 +124,8 @@ class Batch {
     PolicyMemoStats stats;
     PolicyMemoStats window;  // the counts when the current window began
     if (memo) memo_.reset(policy.inputs(), kBoardKeys ? PolicyMemo::Layout::channels : PolicyMemo::Layout::cells);
+    // A cell key needs only the channels the policy reads (the seaquest example: 5 of 10).
+    const unsigned raw_channels = memo ? raw_channels_read<G>(policy.inputs()) : ~0U;
     std::size_t misses = 0;  // observations_[0, misses) are the memo's misses
     // Slot running_[k]'s observation goes to observations_[k], or with the memo, its stored
     // cdf to edges_[k] or (a miss) its observation to the next of observations_.
@@ -141,7 +143,7 @@ class Batch {
             game.write_observation(observations_[misses]);
             bits.set(observations_[misses]);
           } else {
-            paint_bits(game, bits);
+            paint_bits(game, bits, raw_channels);
           }
           key = memo_.key(bits);
         }

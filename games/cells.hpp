@@ -183,15 +183,21 @@ class ObservationBits {
 // A game whose state holds whole rows of cells (a brick wall, an alien block) may also offer
 // paint_rows(cell, row), calling row(y, cells, channel) with bit x of `cells` for cell (y, x),
 // 0 <= y < 10; the rows are then set at once.
+//
+// `raw_channels` (bit r: raw channel r) leaves the cells of the other channels out: those that
+// feed no output channel a mask reads (raw_channels_read) change no input under that mask.
+// The game's painting still runs in full, and throws where paint() throws.
 template <Game G>
-void paint_bits(const G& game, ObservationBits& bits) {
-  auto cell = [&bits](int y, int x, int channel) {
+void paint_bits(const G& game, ObservationBits& bits, unsigned raw_channels = ~0U) {
+  auto cell = [&bits, raw_channels](int y, int x, int channel) {
+    if (((raw_channels >> channel) & 1U) == 0) return;
     const int base = (wrap_axis(y) * kGridSize + wrap_axis(x)) * kObservationChannels;
     for (unsigned mask = G::observation_masks[channel]; mask != 0; mask &= mask - 1) {
       bits.set(base + std::countr_zero(mask));
     }
   };
-  auto row = [&bits](int y, std::uint32_t cells, int channel) {
+  auto row = [&bits, raw_channels](int y, std::uint32_t cells, int channel) {
+    if (((raw_channels >> channel) & 1U) == 0) return;
     bits.set_row(y, cells, G::observation_masks[channel]);
   };
   if constexpr (requires { game.paint_rows(cell, row); }) {
@@ -199,6 +205,20 @@ void paint_bits(const G& game, ObservationBits& bits) {
   } else {
     game.paint(cell);
   }
+}
+
+// The raw channels of G that feed an output channel of which `inputs` holds an input.
+template <Game G>
+unsigned raw_channels_read(const InputMask& inputs) {
+  unsigned outputs = 0;
+  for (int input = 0; input < kInputs; ++input) {
+    if (inputs.test(input)) outputs |= 1U << (input % kObservationChannels);
+  }
+  unsigned raw = 0;
+  for (int r = 0; r < G::channels; ++r) {
+    if ((G::observation_masks[static_cast<std::size_t>(r)] & outputs) != 0) raw |= 1U << r;
+  }
+  return raw;
 }
 
 template <Game G>

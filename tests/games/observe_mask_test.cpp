@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Observing only the inputs a policy reads (an InputMask) lists exactly those inputs of the
-// game's painted cells that are in the mask, on every game, whatever channels it leaves out;
+// game's painted cells that are in the mask, on every game, whatever channels it leaves out,
+// also when only the raw channels feeding the mask are painted;
 // and the channel boards (games/channel_boards.hpp) hold exactly the painted inputs.
 #include <gtest/gtest.h>
 
@@ -75,6 +76,11 @@ void expect_masked_observations_filter_the_full_one() {
         std::ranges::copy_if(full, std::back_inserter(want), [&](int input) { return selections[m].test(input); });
         ActiveInputs masked;
         observe_painted(env.game(), masked, selections[m]);
+        ASSERT_EQ(listed(masked), want) << G::name << " episode " << episode << " step " << step << " mask " << m;
+        // Painting only the raw channels that feed a read output channel (the memo's keys).
+        ObservationBits bits;
+        paint_bits(env.game(), bits, raw_channels_read<G>(selections[m]));
+        bits.extract(masked, selections[m]);
         ASSERT_EQ(listed(masked), want) << G::name << " episode " << episode << " step " << step << " mask " << m;
       }
       if (env.act(static_cast<int>(actions.randint(6))).terminal) break;

@@ -327,9 +327,6 @@ inline void Seaquest::spawn_diver(RandomState& random) {
   state_.divers.append({x, y, right, seaquest::kDiverMoveInterval});
 }
 
-// Env.state(): every cell it sets (the two gauges of row 9 as rows). Entity columns are numpy
-// indices: -1 wraps to 9 (cells.hpp) and 10 would be numpy's IndexError, thrown here as
-// GameError.
 namespace seaquest {
 // Out of line, so that the check it ends inlines into every painted entity.
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_column_error() {
@@ -337,6 +334,9 @@ namespace seaquest {
 }
 }  // namespace seaquest
 
+// Env.state(): every cell it sets (the two gauges of row 9 as rows). Entity columns are numpy
+// indices: -1 wraps to 9 (cells.hpp) and 10 would be numpy's IndexError, thrown here as
+// GameError.
 template <class Cell, class Row>
 void Seaquest::paint_rows(Cell&& cell, Row&& row) const {
   const auto column = [](int x) {

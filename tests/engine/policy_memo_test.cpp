@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <optional>
 #include <random>
 #include <set>
 #include <type_traits>
@@ -40,12 +39,6 @@ Observation observation_of(const std::set<int>& inputs) {
   return observation;
 }
 
-// What memo.find gives, as a value.
-std::optional<ActionEdges> find(PolicyMemo& memo, const PolicyMemo::Key& key) {
-  const ActionEdges* edges = memo.find(key);
-  return edges != nullptr ? std::optional<ActionEdges>(*edges) : std::nullopt;
-}
-
 template <class Observation>
 class PolicyMemoTest : public ::testing::Test {
  protected:
@@ -66,11 +59,11 @@ TYPED_TEST(PolicyMemoTest, KeysSeeOnlyThePolicysInputs) {
   // 4, 64 and 598 are not read: observations differing only there share a key.
   const PolicyMemo::Key key = memo.key(TestFixture::bits_of({3, 4, 599}));
   ASSERT_TRUE(memo.insert(key, logits_for(0.25)));
-  const std::optional<ActionEdges> found = find(memo, memo.key(TestFixture::bits_of({3, 64, 598, 599})));
-  ASSERT_TRUE(found.has_value());
+  const ActionEdges* found = memo.find(memo.key(TestFixture::bits_of({3, 64, 598, 599})));
+  ASSERT_NE(found, nullptr);
   EXPECT_EQ(found->cdf, ActionEdges(action_distribution(logits_for(0.25))).cdf);
-  EXPECT_FALSE(find(memo, memo.key(TestFixture::bits_of({3}))).has_value());
-  EXPECT_FALSE(find(memo, memo.key(TestFixture::bits_of({3, 200, 599}))).has_value());
+  EXPECT_EQ(memo.find(memo.key(TestFixture::bits_of({3}))), nullptr);
+  EXPECT_EQ(memo.find(memo.key(TestFixture::bits_of({3, 200, 599}))), nullptr);
   EXPECT_EQ(memo.entries(), 1U);
 }
 
@@ -93,9 +86,10 @@ TYPED_TEST(PolicyMemoTest, KeysAreEqualExactlyWhenTheReadInputsAre) {
     for (int input = 0; input < kInputs; ++input) {
       std::set<int> other = stored;
       if (!other.erase(input)) other.insert(input);
-      ASSERT_EQ(find(memo, memo.key(TestFixture::bits_of(other))).has_value(), !inputs.test(input)) << round << " " << input;
+      const bool found = memo.find(memo.key(TestFixture::bits_of(other))) != nullptr;
+      ASSERT_EQ(found, !inputs.test(input)) << round << " " << input;
     }
-    ASSERT_TRUE(find(memo, memo.key(TestFixture::bits_of(stored))).has_value());
+    ASSERT_NE(memo.find(memo.key(TestFixture::bits_of(stored))), nullptr);
   }
 }
 
@@ -104,15 +98,15 @@ TYPED_TEST(PolicyMemoTest, ResetForgetsEveryEntry) {
   memo.reset(kAllInputs, TestFixture::kLayout);
   const PolicyMemo::Key key = memo.key(TestFixture::bits_of({10, 20}));
   memo.insert(key, logits_for(0.5));
-  ASSERT_TRUE(find(memo, key).has_value());
+  ASSERT_NE(memo.find(key), nullptr);
   memo.reset(kAllInputs, TestFixture::kLayout);
-  EXPECT_FALSE(find(memo, key).has_value());
+  EXPECT_EQ(memo.find(key), nullptr);
   EXPECT_EQ(memo.entries(), 0U);
   EXPECT_EQ(memo.slots_in_use(), 0U);
 }
 
-// Entries are as long as a grade's keys: grades reading few and many inputs in turn each find
-// only their own entries, and a slot of the earlier grade is never left behind.
+// Grades reading few and many inputs in turn each find only their own entries, and a slot of
+// the earlier grade is never left behind.
 TYPED_TEST(PolicyMemoTest, GradesOfOtherInputsEachFindTheirOwnEntries) {
   InputMask few;
   few.set(5);
@@ -128,15 +122,15 @@ TYPED_TEST(PolicyMemoTest, GradesOfOtherInputsEachFindTheirOwnEntries) {
       for (int k = 0; k < 6; ++k) observation.insert(static_cast<int>(random() % kInputs));
       if (grade % 2 == 1) observation = {5 * (n % 2), 580 * (n / 2 % 2)};
       const PolicyMemo::Key key = memo.key(TestFixture::bits_of(observation));
-      if (find(memo, key).has_value()) continue;
+      if (memo.find(key) != nullptr) continue;
       ASSERT_TRUE(memo.insert(key, logits_for(static_cast<double>(grade * 10000 + n)))) << grade << " " << n;
       stored.push_back(observation);
     }
     EXPECT_EQ(memo.entries(), grade % 2 == 0 ? stored.size() : 4U) << grade;
     EXPECT_EQ(memo.slots_in_use(), memo.entries()) << grade;
     for (std::size_t n = 0; n < stored.size(); ++n) {
-      const std::optional<ActionEdges> found = find(memo, memo.key(TestFixture::bits_of(stored[n])));
-      ASSERT_TRUE(found.has_value()) << grade << " " << n;
+      const ActionEdges* found = memo.find(memo.key(TestFixture::bits_of(stored[n])));
+      ASSERT_NE(found, nullptr) << grade << " " << n;
     }
   }
 }
@@ -152,7 +146,7 @@ TYPED_TEST(PolicyMemoTest, FullMemoKeepsItsEntriesAndStoresNoMore) {
     std::set<int> inputs;
     for (int k = 0; k < 12; ++k) inputs.insert(static_cast<int>(random() % kInputs));
     const PolicyMemo::Key key = memo.key(TestFixture::bits_of(inputs));
-    if (find(memo, key).has_value()) continue;  // the same 12 inputs drawn twice
+    if (memo.find(key) != nullptr) continue;  // the same 12 inputs drawn twice
     ASSERT_TRUE(memo.insert(key, logits_for(static_cast<double>(keys.size()))));
     keys.push_back(key);
   }
@@ -160,23 +154,23 @@ TYPED_TEST(PolicyMemoTest, FullMemoKeepsItsEntriesAndStoresNoMore) {
     const std::set<int> inputs = {static_cast<int>(keys.size() % kInputs), static_cast<int>(random() % kInputs),
                                   static_cast<int>(random() % kInputs)};
     const PolicyMemo::Key key = memo.key(TestFixture::bits_of(inputs));
-    if (find(memo, key).has_value()) continue;
+    if (memo.find(key) != nullptr) continue;
     ASSERT_TRUE(memo.insert(key, logits_for(static_cast<double>(keys.size()))));
     keys.push_back(key);
   }
   for (std::size_t n = 0; n < keys.size(); ++n) {
-    const std::optional<ActionEdges> found = find(memo, keys[n]);
-    ASSERT_TRUE(found.has_value()) << n;
+    const ActionEdges* found = memo.find(keys[n]);
+    ASSERT_NE(found, nullptr) << n;
     ASSERT_EQ(found->cdf[0], first_edge(static_cast<double>(n))) << n;
     ASSERT_TRUE(memo.insert(keys[n], logits_for(-1.0))) << n;
-    ASSERT_EQ(find(memo, keys[n])->cdf, found->cdf) << n;
+    ASSERT_EQ(memo.find(keys[n]), found) << n;
     ASSERT_EQ(found->cdf[0], first_edge(static_cast<double>(n))) << n;
   }
   std::set<int> even;
   for (int input = 0; input < kInputs; input += 2) even.insert(input);
   const auto fresh = TestFixture::bits_of(even);
   EXPECT_FALSE(memo.insert(memo.key(fresh), logits_for(0.0)));
-  EXPECT_FALSE(find(memo, memo.key(fresh)).has_value());
+  EXPECT_EQ(memo.find(memo.key(fresh)), nullptr);
 }
 
 // Keys that collide in every hash bit are told apart by their words: two keys are forced into
@@ -190,10 +184,11 @@ TYPED_TEST(PolicyMemoTest, EqualHashesAreComparedWhole) {
   ASSERT_TRUE(memo.insert(first, logits_for(1.0)));
   ASSERT_TRUE(memo.insert(second, logits_for(2.0)));
   EXPECT_EQ(memo.entries(), 2U);
-  const std::optional<ActionEdges> a = find(memo, first);
-  const std::optional<ActionEdges> b = find(memo, second);
-  ASSERT_TRUE(a.has_value());
-  ASSERT_TRUE(b.has_value());
+  const ActionEdges* a = memo.find(first);
+  const ActionEdges* b = memo.find(second);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  EXPECT_NE(a, b);
   EXPECT_EQ(a->cdf[0], first_edge(1.0));
   EXPECT_EQ(b->cdf[0], first_edge(2.0));
   EXPECT_NE(first_edge(1.0), first_edge(2.0));

@@ -60,32 +60,42 @@ std::set<int> painted_inputs(const G& game) {
   return inputs;
 }
 
-template <Game G>
-void expect_masked_observations_filter_the_full_one() {
-  const std::vector<InputMask> selections = masks();
-  RandomState actions(99);
+// Random-action rollouts of G from the grader's environment seeds: whole episodes (up to
+// `episode_steps` steps each) until `states` states have been visited, each passed to
+// visit(game, episode, step); stops at the first fatal failure.
+template <Game G, class Visit>
+void visit_random_states(std::uint32_t action_seed, int states, int episode_steps, Visit&& visit) {
+  RandomState actions(action_seed);
   Environment<G> env;
   int steps = 0;
-  // Whole episodes (up to 400 steps each) until 2000 states have been observed.
-  for (int episode = 0; steps < 2000; ++episode) {
+  for (int episode = 0; steps < states; ++episode) {
     env.start_episode(static_cast<std::uint32_t>(1729 + episode));
-    for (int step = 0; step < 400; ++step, ++steps) {
-      const std::set<int> full = painted_inputs(env.game());
-      for (std::size_t m = 0; m < selections.size(); ++m) {
-        std::vector<int> want;
-        std::ranges::copy_if(full, std::back_inserter(want), [&](int input) { return selections[m].test(input); });
-        ActiveInputs masked;
-        observe_painted(env.game(), masked, selections[m]);
-        ASSERT_EQ(listed(masked), want) << G::name << " episode " << episode << " step " << step << " mask " << m;
-        // Painting only the raw channels that feed a read output channel (the memo's keys).
-        ObservationBits bits;
-        paint_bits(env.game(), bits, raw_channels_read<G>(selections[m]));
-        bits.extract(masked, selections[m]);
-        ASSERT_EQ(listed(masked), want) << G::name << " episode " << episode << " step " << step << " mask " << m;
-      }
+    for (int step = 0; step < episode_steps; ++step, ++steps) {
+      visit(env.game(), episode, step);
+      if (::testing::Test::HasFatalFailure()) return;
       if (env.act(static_cast<int>(actions.randint(6))).terminal) break;
     }
   }
+}
+
+template <Game G>
+void expect_masked_observations_filter_the_full_one() {
+  const std::vector<InputMask> selections = masks();
+  visit_random_states<G>(99, 2000, 400, [&](const G& game, int episode, int step) {
+    const std::set<int> full = painted_inputs(game);
+    for (std::size_t m = 0; m < selections.size(); ++m) {
+      std::vector<int> want;
+      std::ranges::copy_if(full, std::back_inserter(want), [&](int input) { return selections[m].test(input); });
+      ActiveInputs masked;
+      observe_painted(game, masked, selections[m]);
+      ASSERT_EQ(listed(masked), want) << G::name << " episode " << episode << " step " << step << " mask " << m;
+      // Painting only the raw channels that feed a read output channel (the memo's keys).
+      ObservationBits bits;
+      paint_bits(game, bits, raw_channels_read<G>(selections[m]));
+      bits.extract(masked, selections[m]);
+      ASSERT_EQ(listed(masked), want) << G::name << " episode " << episode << " step " << step << " mask " << m;
+    }
+  });
 }
 
 // The inputs the boards hold: bit y * 10 + x of channel c is input (y * 10 + x) * 6 + c.
@@ -101,19 +111,12 @@ std::set<int> board_inputs(const ChannelBoards& boards) {
 
 template <Game G>
 void expect_boards_hold_the_painted_observation() {
-  RandomState actions(7);
-  Environment<G> env;
-  int steps = 0;
-  for (int episode = 0; steps < 20000; ++episode) {
-    env.start_episode(static_cast<std::uint32_t>(1729 + episode));
-    for (int step = 0; step < 2000; ++step, ++steps) {
-      ChannelBoards boards;
-      boards.channel.fill(~ChannelBoards::Board{0});  // paint_channels must not keep what was there
-      paint_channels(env.game(), boards);
-      ASSERT_EQ(board_inputs(boards), painted_inputs(env.game())) << G::name << " episode " << episode << " step " << step;
-      if (env.act(static_cast<int>(actions.randint(6))).terminal) break;
-    }
-  }
+  visit_random_states<G>(7, 20000, 2000, [](const G& game, int episode, int step) {
+    ChannelBoards boards;
+    boards.channel.fill(~ChannelBoards::Board{0});  // paint_channels must not keep what was there
+    paint_channels(game, boards);
+    ASSERT_EQ(board_inputs(boards), painted_inputs(game)) << G::name << " episode " << episode << " step " << step;
+  });
 }
 
 TEST(ChannelBoards, HoldThePaintedObservationOnEveryGame) {

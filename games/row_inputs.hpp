@@ -23,6 +23,12 @@ class RowTriples {
     for (auto& slot : slots_) slot.fill(kNone);
   }
 
+  // `input` when `on` (0 or 1), else kNone. Arithmetic, not a branch: whether an object is
+  // there differs from one episode of a batch to the next, and branches on it mispredict.
+  static constexpr int input_if(unsigned on, int input) {
+    return kNone ^ ((kNone ^ input) & -static_cast<int>(on));
+  }
+
   // Puts `input` (of row `row`) in slot k (0..2) of that row; kNone leaves the slot empty.
   void set(int row, int k, int input) {
     slots_[static_cast<std::size_t>(k)][static_cast<std::size_t>(row)] = static_cast<std::uint16_t>(input);

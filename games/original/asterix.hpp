@@ -137,8 +137,8 @@ class Asterix {
       const unsigned present = entity.present;
       const unsigned trail = present & static_cast<unsigned>(back_x >= 0);
       const int cell = base + wrap_axis(entity.x) * kObservationChannels + 1 + static_cast<int>(entity.gold);
-      rows.set(row, 1, select(present, cell));
-      rows.set(row, 2, select(trail, base + back_x * kObservationChannels + 4));
+      rows.set(row, 1, RowTriples::input_if(present, cell));
+      rows.set(row, 2, RowTriples::input_if(trail, base + back_x * kObservationChannels + 4));
     }
     rows.write(out);
   }
@@ -149,11 +149,6 @@ class Asterix {
   void restore(const State& state) { state_ = state; }
 
  private:
-  // `input` when `on` (0 or 1), else RowTriples::kNone.
-  static constexpr int select(unsigned on, int input) {
-    return RowTriples::kNone ^ ((RowTriples::kNone ^ input) & -static_cast<int>(on));
-  }
-
   // The cell behind an entity, or -1 when it is off the grid: unlike freeway's, the trail is
   // dropped (not wrapped). Arithmetic, not branches (see write_observation).
   static constexpr int trail_column(const Entity& entity) {

@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <string_view>
 
+#include "games/cells.hpp"
 #include "games/game.hpp"
 #include "games/random_state.hpp"
+#include "games/row_inputs.hpp"
 
 namespace weightspace {
 
@@ -120,6 +122,30 @@ class SynthAsterix {
   template <class Cell>
   void paint(Cell&& cell) const {
     paint_cells_of_rows(*this, cell);
+  }
+
+  // observe(): as the original's, a row holds at most three inputs: rows 1-8 an object, its
+  // trail and perhaps the player, row 9 the lives gauge (at most three cells). No input
+  // repeats: the three of a row differ in channel, or (the gauge) in column. The player is in
+  // rows 1-8, as act() keeps it.
+  void write_observation(ActiveInputs& out) const {
+    constexpr int kRowInputs = kGridSize * kObservationChannels;
+    RowTriples rows;
+    rows.set(state_.player_y, 0, state_.player_y * kRowInputs + state_.player_x * kObservationChannels);
+    const Objects& objects = state_.objects;
+    for (int slot = 0; slot < kSlots; ++slot) {
+      const int base = (slot + 1) * kRowInputs;
+      const int x = objects.x[slot];
+      const int back_x = x - objects.dx[slot];
+      const unsigned present = objects.present[slot];
+      const unsigned trail = present & static_cast<unsigned>(static_cast<unsigned>(back_x) <= 9U);
+      rows.set(slot + 1, 1, RowTriples::input_if(present, base + x * kObservationChannels + 1 + objects.gold[slot]));
+      rows.set(slot + 1, 2, RowTriples::input_if(trail, base + back_x * kObservationChannels + 4));
+    }
+    for (int k = 0; k < kLives; ++k) {
+      rows.set(9, k, RowTriples::input_if(static_cast<unsigned>(k < state_.lives), 9 * kRowInputs + k * kObservationChannels + 5));
+    }
+    rows.write(out);
   }
 
   const State& state() const { return state_; }

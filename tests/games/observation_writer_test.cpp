@@ -43,6 +43,33 @@ TEST(ObservationWriter, FreewayMatchesPaintingOnRandomRollouts) { play_random_ro
 
 TEST(ObservationWriter, AsterixMatchesPaintingOnRandomRollouts) { play_random_rollouts<Asterix>(300); }
 
+TEST(ObservationWriter, SynthAsterixMatchesPaintingOnRandomRollouts) { play_random_rollouts<SynthAsterix>(60); }
+
+// Every column and direction of an object in every row, with and without gold, beside the
+// player, and every number of lives.
+TEST(ObservationWriter, SynthAsterixCornerStates) {
+  SynthAsterix game(false);
+  SynthAsterix::State state;
+  for (int player_y = 1; player_y <= 8; ++player_y) {
+    for (int x = 0; x < 10; ++x) {
+      for (int kind = 0; kind < 4; ++kind) {
+        state.player_y = static_cast<std::int8_t>(player_y);
+        state.player_x = static_cast<std::int8_t>((x + kind) % 10);
+        state.lives = static_cast<std::int8_t>(kind);
+        SynthAsterix::Objects& objects = state.objects;
+        for (int slot = 0; slot < SynthAsterix::kSlots; ++slot) {
+          objects.present[slot] = (slot + kind) % 3 != 0;
+          objects.x[slot] = static_cast<std::int8_t>(objects.present[slot] ? (x + slot) % 10 : -100 + slot);
+          objects.dx[slot] = static_cast<std::int8_t>((slot + kind) % 2 == 0 ? 1 : -1);
+          objects.gold[slot] = (kind + slot) % 4 >= 2;
+        }
+        game.restore(state);
+        expect_writer_matches_painting(game, "corner");
+      }
+    }
+  }
+}
+
 TEST(ObservationWriter, AsterixCornerStates) {
   Environment<Asterix> env;
   env.start_episode(1729);

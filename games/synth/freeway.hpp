@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
+#include "games/cells.hpp"
 #include "games/game.hpp"
 #include "games/random_state.hpp"
 
@@ -112,14 +115,19 @@ class SynthFreeway {
       row(lane + 1, bit(first) | bit(second), 1);
       row(lane + 1, bit(wrap_column(first + back)) | bit(wrap_column(second + back)), 4);
     }
-    // ceil(10 * steps left / 2000) cells; steps left is never negative.
-    const int gauge = (kSize * (kTimeLimit - state_.time) + kTimeLimit - 1) / kTimeLimit;
-    row(9, (std::uint32_t{1} << gauge) - 1, 5);
+    row(9, (std::uint32_t{1} << gauge_cells()) - 1, 5);
   }
   template <class Cell>
   void paint(Cell&& cell) const {
     paint_cells_of_rows(*this, cell);
   }
+
+  // observe(): a lane's row is a function of its first car's column alone (its two cars five
+  // cells apart and their trails, never on one cell), the time gauge's row of the gauge, and
+  // the chicken adds one input to its row. Each row's inputs come sorted from a table, so an
+  // observation is ten copies of fixed size, where painting and reading back 600 bits cost
+  // 40% of a step.
+  void write_observation(ActiveInputs& out) const;
 
   const State& state() const { return state_; }
   // Puts the game in a hand-built or saved situation (tests, tools).
@@ -129,6 +137,52 @@ class SynthFreeway {
 
  private:
   static constexpr std::uint32_t bit(int x) { return std::uint32_t{1} << x; }
+  // ceil(10 * steps left / 2000) cells; steps left is never negative.
+  int gauge_cells() const { return (kSize * (kTimeLimit - state_.time) + kTimeLimit - 1) / kTimeLimit; }
+
+  // A row's inputs, ascending, then padding that the copies above write past the count.
+  template <int N>
+  using RowInputs = std::array<std::uint16_t, N>;
+  static constexpr std::uint16_t kChickenInput = kChickenColumn * kObservationChannels;  // row 0, channel 0
+  static constexpr int kRowInputCount = kSize * kObservationChannels;
+
+  template <int N>
+  static constexpr RowInputs<N> sorted_row(int row, std::array<int, N> inputs, int count, bool chicken) {
+    if (chicken) inputs[static_cast<std::size_t>(count++)] = kChickenInput;
+    std::sort(inputs.begin(), inputs.begin() + count);
+    RowInputs<N> row_inputs{};
+    for (int k = 0; k < count; ++k) {
+      row_inputs[static_cast<std::size_t>(k)] = static_cast<std::uint16_t>(row * kRowInputCount + inputs[static_cast<std::size_t>(k)]);
+    }
+    return row_inputs;
+  }
+  // [lane][first car's column][chicken in the row]: the lane's four inputs, five with the chicken.
+  using LaneRows = std::array<std::array<std::array<RowInputs<8>, 2>, kSize>, kLanes>;
+  static constexpr LaneRows lane_rows() {
+    LaneRows rows{};
+    for (int lane = 0; lane < kLanes; ++lane) {
+      for (int first = 0; first < kSize; ++first) {
+        const int second = wrap_column(first + kCarSpacing);
+        const int back = -direction(lane);
+        const std::array<int, 8> inputs{first * kObservationChannels + 1, second * kObservationChannels + 1,
+                                        wrap_column(first + back) * kObservationChannels + 4,
+                                        wrap_column(second + back) * kObservationChannels + 4};
+        for (const bool chicken : {false, true}) rows[lane][first][chicken] = sorted_row<8>(lane + 1, inputs, 4, chicken);
+      }
+    }
+    return rows;
+  }
+  // [gauge cells][chicken in row 9]: the gauge's inputs (channel 5), perhaps the chicken.
+  using GaugeRows = std::array<std::array<RowInputs<16>, 2>, kSize + 1>;
+  static constexpr GaugeRows gauge_rows() {
+    GaugeRows rows{};
+    for (int gauge = 0; gauge <= kSize; ++gauge) {
+      std::array<int, 16> inputs{};
+      for (int x = 0; x < gauge; ++x) inputs[static_cast<std::size_t>(x)] = x * kObservationChannels + 5;
+      for (const bool chicken : {false, true}) rows[gauge][chicken] = sorted_row<16>(9, inputs, gauge, chicken);
+    }
+    return rows;
+  }
   // Python's `% 10` for a column that stepped at most one cell off the grid either way.
   static constexpr int wrap_column(int x) { return x < 0 ? x + kSize : (x >= kSize ? x - kSize : x); }
 
@@ -149,6 +203,25 @@ class SynthFreeway {
 
   State state_{};
 };
+
+// Out of the class: the tables are built by its static functions, complete only here.
+inline void SynthFreeway::write_observation(ActiveInputs& out) const {
+  static constexpr auto kLaneRows = lane_rows();
+  static constexpr auto kGaugeRows = gauge_rows();
+  const int chicken = state_.position;
+  std::uint16_t* at = out.index.data();
+  *at = kChickenInput;  // row 0: the chicken only
+  at += chicken == 0;
+  for (int lane = 0; lane < kLanes; ++lane) {
+    const bool here = chicken == lane + 1;
+    std::memcpy(at, kLaneRows[lane][state_.columns[lane]][here].data(), sizeof(RowInputs<8>));
+    at += 4 + here;
+  }
+  const int gauge = gauge_cells();
+  std::memcpy(at, kGaugeRows[gauge][chicken == 9].data(), sizeof(RowInputs<16>));
+  at += gauge + (chicken == 9);
+  out.count = static_cast<int>(at - out.index.data());
+}
 
 static_assert(Game<SynthFreeway>);
 

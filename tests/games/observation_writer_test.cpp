@@ -70,6 +70,28 @@ TEST(ObservationWriter, SynthAsterixCornerStates) {
   }
 }
 
+TEST(ObservationWriter, SynthFreewayMatchesPaintingOnRandomRollouts) { play_random_rollouts<SynthFreeway>(20); }
+
+// The chicken in every row (row 0 too, which act() never shows), every column of every lane's
+// first car, and every length of the time gauge.
+TEST(ObservationWriter, SynthFreewayCornerStates) {
+  SynthFreeway game(false);
+  SynthFreeway::State state;
+  for (int position = 0; position < 10; ++position) {
+    for (int column = 0; column < 10; ++column) {
+      for (const int time : {0, 1, 199, 200, 201, 1000, 1799, 1800, 1801, 1999, 2000}) {
+        state.position = static_cast<std::int8_t>(position);
+        for (int lane = 0; lane < SynthFreeway::kLanes; ++lane) {
+          state.columns[static_cast<std::size_t>(lane)] = static_cast<std::int8_t>((column + 3 * lane) % 10);
+        }
+        state.time = static_cast<std::int16_t>(time);
+        game.restore(state);
+        expect_writer_matches_painting(game, "corner");
+      }
+    }
+  }
+}
+
 TEST(ObservationWriter, AsterixCornerStates) {
   Environment<Asterix> env;
   env.start_episode(1729);

@@ -10,6 +10,7 @@
 #include "apps/commands.hpp"
 #include "apps/files.hpp"
 #include "games/cells.hpp"
+#include "games/observe.hpp"
 #include "games/environment.hpp"
 #include "games/registry.hpp"
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "games/cells.hpp"
+#include "games/observe.hpp"
 #include "games/environment.hpp"
 #include "games/registry.hpp"
 

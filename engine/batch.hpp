@@ -133,9 +133,9 @@ class Batch {
       const G& game = slots_[running_[k]].episode.environment.game();
       if (memo) {
         PolicyMemo::Key key;
-        ObservationBits bits;  // cell keys
+        ObservationBits bits;    // cell keys
+        ChannelBoards boards;  // board keys
         if constexpr (kBoardKeys) {
-          ChannelBoards boards;
           paint_channels(game, boards);
           key = memo_.key(boards);
         } else {
@@ -155,7 +155,7 @@ class Batch {
         }
         // A miss is observed as without the memo (a written observation is there already).
         if constexpr (kBoardKeys) {
-          observe(game, observations_[misses], policy.inputs());
+          observe_channels(boards, observations_[misses], policy.inputs());
         } else if constexpr (!WritesObservation<G>) {
           bits.extract(observations_[misses], policy.inputs());
         }

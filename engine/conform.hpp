@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "games/cells.hpp"
+#include "games/observe.hpp"
 #include "games/environment.hpp"
 #include "games/game.hpp"
 

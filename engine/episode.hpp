@@ -7,6 +7,7 @@
 #include <span>
 
 #include "games/cells.hpp"
+#include "games/observe.hpp"
 #include "games/environment.hpp"
 #include "policy/forward.hpp"
 #include "policy/sampler.hpp"

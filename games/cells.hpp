@@ -95,8 +95,11 @@ class ObservationBits {
   void set(const ActiveInputs& inputs) {
     for (const std::uint16_t input : inputs.view()) set(input);
   }
+  static constexpr int kWords = (kInputs + 63) / 64;
   // Inputs 64w .. 64w+63 (bit k: input 64w + k).
   std::uint64_t word(int w) const { return words_[static_cast<std::size_t>(w)]; }
+  // The words themselves, for those that build them whole (spread_channels).
+  std::array<std::uint64_t, kWords>& words() { return words_; }
 
   // Every input (row * 10 + x) * 6 + c with bit x of `cells` and bit c of `channels` set.
   // A whole row costs two word updates, where setting its cells one by one chains a
@@ -172,7 +175,6 @@ class ObservationBits {
 #endif
 
  private:
-  static constexpr int kWords = (kInputs + 63) / 64;
   std::array<std::uint64_t, kWords> words_{};
 };
 
@@ -233,18 +235,6 @@ void observe_painted(const G& game, ActiveInputs& out, const InputMask& inputs =
 // (tests/games/observation_writer_test.cpp checks it on long random rollouts).
 template <class G>
 concept WritesObservation = requires(const G& game, ActiveInputs& out) { game.write_observation(out); };
-
-// verify.observation(game, "original", env.state()) as ascending active inputs: every active
-// input in `inputs`, and perhaps others (a game that writes its own observation lists a few
-// dozen inputs, which costs less than filtering them).
-template <Game G>
-void observe(const G& game, ActiveInputs& out, const InputMask& inputs = kAllInputs) {
-  if constexpr (WritesObservation<G>) {
-    game.write_observation(out);
-  } else {
-    observe_painted(game, out, inputs);
-  }
-}
 
 // MinAtar's freeway and seaquest can raise while building their state (see their paint), and
 // the grader crashes there. A policy that ignores the observation still needs that error at

@@ -37,6 +37,19 @@ struct BoardProbe {
 template <class G>
 concept PaintsBoards = requires(const G& game) { game.paint_boards(CellProbe{}, BoardProbe{}); };
 
+// Whether observe() goes through the boards, spread into ObservationBits at once: a game
+// declares `static constexpr bool observe_on_boards = true;` when most of its cells are on
+// boards (space_invaders: the aliens and both kinds of bullet). Breakout's wall is a few rows,
+// which its paint_rows sets for less (games_bench BM_Observe, docs/performance.md).
+template <class G>
+inline constexpr bool observes_on_boards = [] {
+  if constexpr (PaintsBoards<G> && requires { G::observe_on_boards; }) {
+    return G::observe_on_boards;
+  } else {
+    return false;
+  }
+}();
+
 namespace detail {
 
 // Output channel C: the raw channels whose mask names it, or'ed.
@@ -74,6 +87,19 @@ void paint_channels(const G& game, ChannelBoards& out) {
   [&]<std::size_t... C>(std::index_sequence<C...>) {
     ((out.channel[C] = detail::channel_from<G, C>(raw, std::make_index_sequence<G::channels>{})), ...);
   }(std::make_index_sequence<kObservationChannels>{});
+}
+
+// The same observation as ObservationBits (input (y * 10 + x) * 6 + c), replacing what `bits`
+// held: the layout the forward pass reads back (ObservationBits::extract).
+void spread_channels_portable(const ChannelBoards& boards, ObservationBits& bits);
+#if WEIGHTSPACE_COMPRESS_EXTRACT
+void spread_channels_avx512(const ChannelBoards& boards, ObservationBits& bits);
+#endif
+inline void spread_channels(const ChannelBoards& boards, ObservationBits& bits) {
+#if WEIGHTSPACE_COMPRESS_EXTRACT
+  if (detail::cpu_has_compress()) return spread_channels_avx512(boards, bits);
+#endif
+  spread_channels_portable(boards, bits);
 }
 
 }  // namespace weightspace

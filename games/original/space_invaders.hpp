@@ -87,6 +87,7 @@ class SpaceInvaders {
   static constexpr std::array<std::uint8_t, channels> observation_masks = {
       1U << 0, (1U << 1) | (1U << 2), 1U << 4, 1U << 4, 1U << 3, 1U << 1};
   static constexpr bool observation_never_raises = true;
+  static constexpr bool observe_on_boards = true;  // games/channel_boards.hpp
 
   static constexpr int kShotCoolDown = 5;
   static constexpr int kEnemyMoveInterval = 12;

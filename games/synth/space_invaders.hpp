@@ -58,6 +58,7 @@ class SynthSpaceInvaders {
   static constexpr int channels = 6;  // cannon, hazard, alien, friendly_bullet, alien_direction, gauge
   static constexpr std::array<std::uint8_t, channels> observation_masks{1, 2, 4, 8, 16, 32};
   static constexpr bool observation_never_raises = true;
+  static constexpr bool observe_on_boards = true;  // games/channel_boards.hpp
 
   static constexpr int kShotCoolDown = 3;
   static constexpr int kAlienShotInterval = 5;

@@ -2,7 +2,8 @@
 // Observing only the inputs a policy reads (an InputMask) lists exactly those inputs of the
 // game's painted cells that are in the mask, on every game, whatever channels it leaves out,
 // also when only the raw channels feeding the mask are painted;
-// and the channel boards (games/channel_boards.hpp) hold exactly the painted inputs.
+// and the channel boards (games/channel_boards.hpp) hold exactly the painted inputs, and
+// spread back into ObservationBits (each way this build has) list them in input order.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "games/cells.hpp"
 #include "games/channel_boards.hpp"
 #include "games/environment.hpp"
+#include "games/observe.hpp"
 #include "games/registry.hpp"
 #include "listed_inputs.hpp"
 
@@ -94,6 +96,10 @@ void expect_masked_observations_filter_the_full_one() {
       paint_bits(game, bits, raw_channels_read<G>(selections[m]));
       bits.extract(masked, selections[m]);
       ASSERT_EQ(listed(masked), want) << G::name << " episode " << episode << " step " << step << " mask " << m;
+      if constexpr (!WritesObservation<G>) {  // the engine's way (a written list is unfiltered)
+        observe(game, masked, selections[m]);
+        ASSERT_EQ(listed(masked), want) << G::name << " episode " << episode << " step " << step << " mask " << m;
+      }
     }
   });
 }
@@ -109,14 +115,56 @@ std::set<int> board_inputs(const ChannelBoards& boards) {
   return inputs;
 }
 
+// Each way of spreading boards into ObservationBits this build and CPU have, by name.
+std::vector<std::pair<const char*, void (*)(const ChannelBoards&, ObservationBits&)>> spreads() {
+  std::vector<std::pair<const char*, void (*)(const ChannelBoards&, ObservationBits&)>> ways{
+      {"portable", spread_channels_portable}};
+#if WEIGHTSPACE_COMPRESS_EXTRACT
+  if (detail::cpu_has_compress()) ways.emplace_back("avx512", spread_channels_avx512);
+#endif
+  return ways;
+}
+
+// The boards spread into bits that held every input before (a spread replaces them).
+std::vector<int> spread_inputs(const ChannelBoards& boards, void (*spread)(const ChannelBoards&, ObservationBits&)) {
+  ObservationBits bits;
+  for (int input = 0; input < kInputs; ++input) bits.set(input);
+  spread(boards, bits);
+  ActiveInputs out;
+  bits.extract(out);
+  return listed(out);
+}
+
 template <Game G>
 void expect_boards_hold_the_painted_observation() {
   visit_random_states<G>(7, 20000, 2000, [](const G& game, int episode, int step) {
     ChannelBoards boards;
     boards.channel.fill(~ChannelBoards::Board{0});  // paint_channels must not keep what was there
     paint_channels(game, boards);
-    ASSERT_EQ(board_inputs(boards), painted_inputs(game)) << G::name << " episode " << episode << " step " << step;
+    const std::set<int> painted = painted_inputs(game);
+    ASSERT_EQ(board_inputs(boards), painted) << G::name << " episode " << episode << " step " << step;
+    for (const auto& [name, spread] : spreads()) {
+      ASSERT_EQ(spread_inputs(boards, spread), std::vector<int>(painted.begin(), painted.end()))
+          << name << " " << G::name << " episode " << episode << " step " << step;
+    }
   });
+}
+
+// Boards no game paints: every cell and channel, each at random and all at once.
+TEST(ChannelBoards, SpreadEveryCellOfEveryChannelInInputOrder) {
+  std::mt19937_64 generator(5);
+  for (int trial = 0; trial < 2000; ++trial) {
+    ChannelBoards boards;
+    for (auto& board : boards.channel) {
+      const ChannelBoards::Board all_cells = (ChannelBoards::Board{1} << (kGridSize * kGridSize)) - 1;
+      board = trial == 0 ? all_cells : ((ChannelBoards::Board{generator()} << 64 | generator()) & all_cells);
+      if (trial % 7 == 1) board &= ChannelBoards::Board{generator()};  // sparse boards too
+    }
+    const std::set<int> want = board_inputs(boards);
+    for (const auto& [name, spread] : spreads()) {
+      ASSERT_EQ(spread_inputs(boards, spread), std::vector<int>(want.begin(), want.end())) << name << " trial " << trial;
+    }
+  }
 }
 
 TEST(ChannelBoards, HoldThePaintedObservationOnEveryGame) {

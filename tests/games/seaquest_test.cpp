@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "games/cells.hpp"
+#include "games/observe.hpp"
 #include "games/environment.hpp"
 #include "support/golden.hpp"
 #include "trace_test.hpp"

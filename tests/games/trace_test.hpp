@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "games/cells.hpp"
+#include "games/observe.hpp"
 #include "games/environment.hpp"
 #include "listed_inputs.hpp"
 #include "support/golden.hpp"

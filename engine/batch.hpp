@@ -125,7 +125,7 @@ class Batch {
     PolicyMemoStats window;  // the counts when the current window began
     if (memo) memo_.reset(policy.inputs(), kBoardKeys ? PolicyMemo::Layout::channels : PolicyMemo::Layout::cells);
     // A cell key needs only the channels the policy reads (the seaquest example: 5 of 10).
-    const unsigned raw_channels = memo ? raw_channels_read<G>(policy.inputs()) : ~0U;
+    const unsigned raw_channels = raw_channels_read<G>(policy.inputs());
     std::size_t misses = 0;  // observations_[0, misses) are the memo's misses
     // Slot running_[k]'s observation goes to observations_[k], or with the memo, its stored
     // cdf to edges_[k] or (a miss) its observation to the next of observations_.
@@ -163,7 +163,7 @@ class Batch {
         miss_keys_[misses] = key;
         miss_of_[misses++] = k;
       } else if (!constant) {
-        observe(game, observations_[k], policy.inputs());
+        observe(game, observations_[k], policy.inputs(), raw_channels);
       } else if constexpr (observation_may_raise<G>) {
         check_observation(game);
       }

@@ -224,9 +224,10 @@ unsigned raw_channels_read(const InputMask& inputs) {
 }
 
 template <Game G>
-void observe_painted(const G& game, ActiveInputs& out, const InputMask& inputs = kAllInputs) {
+void observe_painted(const G& game, ActiveInputs& out, const InputMask& inputs = kAllInputs,
+                     unsigned raw_channels = ~0U) {
   ObservationBits bits;
-  paint_bits(game, bits);
+  paint_bits(game, bits, raw_channels);
   bits.extract(out, inputs);
 }
 

@@ -17,8 +17,9 @@ inline void observe_channels(const ChannelBoards& boards, ActiveInputs& out, con
 // input in `inputs`, and perhaps others (a game that writes its own observation lists a few
 // dozen inputs, which costs less than filtering them). The fastest way the game offers: its
 // own list, its boards spread at once, or its cells and rows painted.
+// `raw_channels`: those that feed an output channel `inputs` reads (raw_channels_read), or all.
 template <Game G>
-void observe(const G& game, ActiveInputs& out, const InputMask& inputs = kAllInputs) {
+void observe(const G& game, ActiveInputs& out, const InputMask& inputs = kAllInputs, unsigned raw_channels = ~0U) {
   if constexpr (WritesObservation<G>) {
     game.write_observation(out);
   } else if constexpr (observes_on_boards<G>) {
@@ -26,7 +27,7 @@ void observe(const G& game, ActiveInputs& out, const InputMask& inputs = kAllInp
     paint_channels(game, boards);
     observe_channels(boards, out, inputs);
   } else {
-    observe_painted(game, out, inputs);
+    observe_painted(game, out, inputs, raw_channels);
   }
 }
 

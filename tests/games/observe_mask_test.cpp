@@ -97,7 +97,7 @@ void expect_masked_observations_filter_the_full_one() {
       bits.extract(masked, selections[m]);
       ASSERT_EQ(listed(masked), want) << G::name << " episode " << episode << " step " << step << " mask " << m;
       if constexpr (!WritesObservation<G>) {  // the engine's way (a written list is unfiltered)
-        observe(game, masked, selections[m]);
+        observe(game, masked, selections[m], raw_channels_read<G>(selections[m]));
         ASSERT_EQ(listed(masked), want) << G::name << " episode " << episode << " step " << step << " mask " << m;
       }
     }

@@ -62,10 +62,16 @@ class RowTriples {
   // The three slots of all ten rows sorted as three 16-lane vectors, interleaved row by row
   // into one 30-lane vector, and the empty slots squeezed out by a compress.
   [[gnu::target("avx512f,avx512bw,avx512vbmi,avx512vbmi2")]] void write_compressed(ActiveInputs& out) const {
+    write_compressed(out, _mm256_load_si256(reinterpret_cast<const __m256i*>(slots_[0].data())),
+                     _mm256_load_si256(reinterpret_cast<const __m256i*>(slots_[1].data())),
+                     _mm256_load_si256(reinterpret_cast<const __m256i*>(slots_[2].data())));
+  }
+
+  // The same from the three slot vectors (lane r: row r; lanes 10..15 kNone), for a game that
+  // builds them in registers: scalar stores read back as a vector wait for the stores.
+  [[gnu::target("avx512f,avx512bw,avx512vbmi,avx512vbmi2")]] static void write_compressed(ActiveInputs& out, __m256i a,
+                                                                                        __m256i b, __m256i c) {
     static_assert(ActiveInputs::kPadding >= 32 - 3 * kGridSize);
-    const __m256i a = _mm256_load_si256(reinterpret_cast<const __m256i*>(slots_[0].data()));
-    const __m256i b = _mm256_load_si256(reinterpret_cast<const __m256i*>(slots_[1].data()));
-    const __m256i c = _mm256_load_si256(reinterpret_cast<const __m256i*>(slots_[2].data()));
     const __m256i low = _mm256_min_epu16(a, b);
     const __m256i high = _mm256_max_epu16(a, b);
     const __m256i first = _mm256_min_epu16(low, c);

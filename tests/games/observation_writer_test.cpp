@@ -21,6 +21,10 @@ void expect_writer_matches_painting(const G& game, const char* where) {
   game.write_observation(written);
   observe_painted(game, painted);
   ASSERT_EQ(listed(written), listed(painted)) << where;
+  if constexpr (requires { game.write_observation_portable(written); }) {  // the other way, on this CPU too
+    game.write_observation_portable(written);
+    ASSERT_EQ(listed(written), listed(painted)) << where << " (portable)";
+  }
 }
 
 template <WritesObservation G>

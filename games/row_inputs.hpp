@@ -67,6 +67,14 @@ class RowTriples {
                      _mm256_load_si256(reinterpret_cast<const __m256i*>(slots_[2].data())));
   }
 
+  // Eight 32-bit inputs (kNone or an input of row r + 1 in lane r) as a slot vector: lanes
+  // 1..8 take them, lanes 0 and 9..15 stay empty. For games with an object per row 1..8.
+  [[gnu::target("avx512f,avx512bw,avx512vl")]] static __m256i rows_one_to_eight(__m256i inputs) {
+    const __m256i to_rows = _mm256_setr_epi16(0, 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0);
+    return _mm256_mask_permutexvar_epi16(_mm256_set1_epi16(static_cast<short>(kNone)), 0x01fe, to_rows,
+                                         _mm256_castsi128_si256(_mm256_cvtepi32_epi16(inputs)));
+  }
+
   // The same from the three slot vectors (lane r: row r; lanes 10..15 kNone), for a game that
   // builds them in registers: scalar stores read back as a vector wait for the stores.
   [[gnu::target("avx512f,avx512bw,avx512vbmi,avx512vbmi2")]] static void write_compressed(ActiveInputs& out, __m256i a,

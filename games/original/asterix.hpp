@@ -176,19 +176,12 @@ class Asterix {
     const __mmask8 trail = _mm256_mask_cmple_epu32_mask(present, back_x, _mm256_set1_epi32(kGridSize - 1));
     const __m256i trail_input = _mm256_add_epi32(_mm256_add_epi32(base, _mm256_mullo_epi32(back_x, six)),
                                                  _mm256_set1_epi32(4));
-    // Lane r (1..8) of a row vector takes entity r - 1; lanes 0 and 9..15 stay empty.
-    const __m256i to_rows = _mm256_setr_epi16(0, 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0);
-    const __m256i none16 = _mm256_set1_epi16(static_cast<short>(RowTriples::kNone));
-    // (Not a lambda: it would not inherit this function's target.)
-    const __m256i entity_rows = _mm256_mask_permutexvar_epi16(
-        none16, 0x01fe, to_rows, _mm256_castsi128_si256(_mm256_cvtepi32_epi16(_mm256_mask_mov_epi32(none, present, cell))));
-    const __m256i trail_rows = _mm256_mask_permutexvar_epi16(
-        none16, 0x01fe, to_rows, _mm256_castsi128_si256(_mm256_cvtepi32_epi16(_mm256_mask_mov_epi32(none, trail, trail_input))));
     const int player_row = wrap_axis(state_.player_y);
     const __m256i player = _mm256_mask_set1_epi16(
-        none16, static_cast<__mmask16>(1U << player_row),
+        _mm256_set1_epi16(static_cast<short>(RowTriples::kNone)), static_cast<__mmask16>(1U << player_row),
         static_cast<short>(player_row * kGridSize * kObservationChannels + wrap_axis(state_.player_x) * kObservationChannels));
-    RowTriples::write_compressed(out, player, entity_rows, trail_rows);
+    RowTriples::write_compressed(out, player, RowTriples::rows_one_to_eight(_mm256_mask_mov_epi32(none, present, cell)),
+                                 RowTriples::rows_one_to_eight(_mm256_mask_mov_epi32(none, trail, trail_input)));
   }
 #endif
 

@@ -129,6 +129,13 @@ class SynthAsterix {
   // repeats: the three of a row differ in channel, or (the gauge) in column. The player is in
   // rows 1-8, as act() keeps it.
   void write_observation(ActiveInputs& out) const {
+#if WEIGHTSPACE_COMPRESS_EXTRACT
+    if (detail::cpu_has_compress()) return write_observation_avx512(out);
+#endif
+    write_observation_portable(out);
+  }
+
+  void write_observation_portable(ActiveInputs& out) const {
     constexpr int kRowInputs = kGridSize * kObservationChannels;
     RowTriples rows;
     rows.set(state_.player_y, 0, state_.player_y * kRowInputs + state_.player_x * kObservationChannels);
@@ -147,6 +154,45 @@ class SynthAsterix {
     }
     rows.write(out);
   }
+
+#if WEIGHTSPACE_COMPRESS_EXTRACT
+  // The same with the eight objects side by side in 32-bit lanes and the row vectors built in
+  // registers (see Asterix::write_observation_avx512); the gauge's cells go to lane 9.
+  [[gnu::target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]] void write_observation_avx512(
+      ActiveInputs& out) const {
+    const Objects& objects = state_.objects;
+    const auto widen = [](const auto& bytes) {  // eight int8 or bool fields in one 64-bit load
+      return _mm_loadl_epi64(reinterpret_cast<const __m128i*>(bytes.data()));
+    };
+    static_assert(sizeof(objects.x) == 8 && sizeof(objects.dx) == 8 && sizeof(objects.gold) == 8 &&
+                  sizeof(objects.present) == 8);
+    const __m256i x = _mm256_cvtepi8_epi32(widen(objects.x));
+    const __m256i dx = _mm256_cvtepi8_epi32(widen(objects.dx));
+    const __mmask8 present = _mm_test_epi8_mask(widen(objects.present), _mm_set1_epi8(1));
+    const __m256i gold = _mm256_cvtepu8_epi32(widen(objects.gold));
+    const __m256i six = _mm256_set1_epi32(kObservationChannels);
+    const __m256i none = _mm256_set1_epi32(RowTriples::kNone);
+    const __m256i base = _mm256_setr_epi32(60, 120, 180, 240, 300, 360, 420, 480);  // rows 1..8
+    const __m256i cell = _mm256_add_epi32(_mm256_add_epi32(base, _mm256_mullo_epi32(x, six)),
+                                          _mm256_add_epi32(gold, _mm256_set1_epi32(1)));
+    const __m256i back_x = _mm256_sub_epi32(x, dx);
+    const __mmask8 trail = _mm256_mask_cmple_epu32_mask(present, back_x, _mm256_set1_epi32(kGridSize - 1));
+    const __m256i trail_input = _mm256_add_epi32(_mm256_add_epi32(base, _mm256_mullo_epi32(back_x, six)), _mm256_set1_epi32(4));
+    constexpr int kGauge = 9 * kGridSize * kObservationChannels + 5;  // row 9, channel 5
+    constexpr __mmask16 kRow9 = 1U << 9;
+    const int lives = state_.lives;
+    __m256i first = _mm256_mask_set1_epi16(_mm256_set1_epi16(static_cast<short>(RowTriples::kNone)),
+                                           static_cast<__mmask16>(1U << state_.player_y),
+                                           static_cast<short>((state_.player_y * kGridSize + state_.player_x) * kObservationChannels));
+    first = _mm256_mask_set1_epi16(first, lives > 0 ? kRow9 : 0, kGauge);
+    __m256i second = RowTriples::rows_one_to_eight(_mm256_mask_mov_epi32(none, present, cell));
+    second = _mm256_mask_set1_epi16(second, lives > 1 ? kRow9 : 0, kGauge + kObservationChannels);
+    __m256i third = RowTriples::rows_one_to_eight(_mm256_mask_mov_epi32(none, trail, trail_input));
+    third = _mm256_mask_set1_epi16(third, lives > 2 ? kRow9 : 0, kGauge + 2 * kObservationChannels);
+    static_assert(kLives == 3);
+    RowTriples::write_compressed(out, first, second, third);
+  }
+#endif
 
   const State& state() const { return state_; }
   // Puts the game in a hand-built or saved situation (tests, tools).

@@ -124,7 +124,8 @@ class Batch {
     PolicyMemoStats stats;
     PolicyMemoStats window;  // the counts when the current window began
     if (memo) memo_.reset(policy.inputs(), kBoardKeys ? PolicyMemo::Layout::channels : PolicyMemo::Layout::cells);
-    // A cell key needs only the channels the policy reads (the seaquest example: 5 of 10).
+    // A cell key or a painted observation needs only the channels the policy reads (the
+    // seaquest example: 5 of 10).
     const unsigned raw_channels = raw_channels_read<G>(policy.inputs());
     std::size_t misses = 0;  // observations_[0, misses) are the memo's misses
     // Slot running_[k]'s observation goes to observations_[k], or with the memo, its stored
@@ -133,7 +134,7 @@ class Batch {
       const G& game = slots_[running_[k]].episode.environment.game();
       if (memo) {
         PolicyMemo::Key key;
-        ObservationBits bits;    // cell keys
+        ObservationBits bits;  // cell keys
         ChannelBoards boards;  // board keys
         if constexpr (kBoardKeys) {
           paint_channels(game, boards);

@@ -67,6 +67,20 @@ class RowTriples {
                      _mm256_load_si256(reinterpret_cast<const __m256i*>(slots_[2].data())));
   }
 
+  // Lane r: input ((r + 1) * 10 + column) * 6 + channel, from lane r's column and channel: the
+  // inputs of objects in rows 1..8, one per row.
+  [[gnu::target("avx512f,avx512vl")]] static __m256i inputs_of_rows_one_to_eight(__m256i columns, __m256i channels) {
+    const __m256i row_starts = _mm256_setr_epi32(60, 120, 180, 240, 300, 360, 420, 480);
+    return _mm256_add_epi32(_mm256_add_epi32(row_starts, _mm256_mullo_epi32(columns, _mm256_set1_epi32(kObservationChannels))),
+                            channels);
+  }
+
+  // A slot vector holding `input` in lane `row` and nothing else.
+  [[gnu::target("avx512f,avx512bw,avx512vl")]] static __m256i only_in_row(int row, int input) {
+    return _mm256_mask_set1_epi16(_mm256_set1_epi16(static_cast<short>(kNone)), static_cast<__mmask16>(1U << row),
+                                  static_cast<short>(input));
+  }
+
   // Eight 32-bit inputs (kNone or an input of row r + 1 in lane r) as a slot vector: lanes
   // 1..8 take them, lanes 0 and 9..15 stay empty. For games with an object per row 1..8.
   [[gnu::target("avx512f,avx512bw,avx512vl")]] static __m256i rows_one_to_eight(__m256i inputs) {
@@ -114,5 +128,15 @@ class RowTriples {
   }();
 #endif
 };
+
+// What a game's write_observation runs: its AVX-512 writer, which builds the row vectors in
+// registers, where the CPU has one, else its portable writer.
+template <class G>
+void write_observation_for_cpu(const G& game, ActiveInputs& out) {
+#if WEIGHTSPACE_COMPRESS_EXTRACT
+  if (detail::cpu_has_compress()) return game.write_observation_avx512(out);
+#endif
+  game.write_observation_portable(out);
+}
 
 }  // namespace weightspace

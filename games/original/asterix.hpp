@@ -122,12 +122,7 @@ class Asterix {
 
   // observe(): the player (output 0), each entity (enemy output 1, gold output 2) and its
   // trail (output 4); an entity has a row of its own, so a row holds at most three inputs.
-  void write_observation(ActiveInputs& out) const {
-#if WEIGHTSPACE_COMPRESS_EXTRACT
-    if (detail::cpu_has_compress()) return write_observation_avx512(out);
-#endif
-    write_observation_portable(out);
-  }
+  void write_observation(ActiveInputs& out) const { write_observation_for_cpu(*this, out); }
 
   void write_observation_portable(ActiveInputs& out) const {
     constexpr int kRowInputs = kGridSize * kObservationChannels;
@@ -163,23 +158,19 @@ class Asterix {
     const __mmask8 present = _mm256_test_epi32_mask(entities, _mm256_set1_epi32(0x100));
     const __mmask8 right = _mm256_test_epi32_mask(entities, _mm256_set1_epi32(0x10000));
     const __mmask8 gold = _mm256_test_epi32_mask(entities, _mm256_set1_epi32(0x1000000));
-    const __m256i six = _mm256_set1_epi32(kObservationChannels);
     const __m256i none = _mm256_set1_epi32(RowTriples::kNone);
-    const __m256i base = _mm256_setr_epi32(60, 120, 180, 240, 300, 360, 420, 480);  // rows 1..8
     const __m256i wrapped = _mm256_mask_add_epi32(x, _mm256_cmplt_epi32_mask(x, _mm256_setzero_si256()), x,
                                                   _mm256_set1_epi32(kGridSize));
-    __m256i cell = _mm256_add_epi32(_mm256_add_epi32(base, _mm256_mullo_epi32(wrapped, six)), _mm256_set1_epi32(1));
-    cell = _mm256_mask_add_epi32(cell, gold, cell, _mm256_set1_epi32(1));
+    const __m256i cell = RowTriples::inputs_of_rows_one_to_eight(
+        wrapped, _mm256_mask_mov_epi32(_mm256_set1_epi32(1), gold, _mm256_set1_epi32(2)));  // enemy 1, gold 2
     // trail_column's: x + 1, or x - 1 moving right; dropped off the grid.
     __m256i back_x = _mm256_add_epi32(x, _mm256_set1_epi32(1));
     back_x = _mm256_mask_sub_epi32(back_x, right, back_x, _mm256_set1_epi32(2));
     const __mmask8 trail = _mm256_mask_cmple_epu32_mask(present, back_x, _mm256_set1_epi32(kGridSize - 1));
-    const __m256i trail_input = _mm256_add_epi32(_mm256_add_epi32(base, _mm256_mullo_epi32(back_x, six)),
-                                                 _mm256_set1_epi32(4));
+    const __m256i trail_input = RowTriples::inputs_of_rows_one_to_eight(back_x, _mm256_set1_epi32(4));
     const int player_row = wrap_axis(state_.player_y);
-    const __m256i player = _mm256_mask_set1_epi16(
-        _mm256_set1_epi16(static_cast<short>(RowTriples::kNone)), static_cast<__mmask16>(1U << player_row),
-        static_cast<short>(player_row * kGridSize * kObservationChannels + wrap_axis(state_.player_x) * kObservationChannels));
+    const __m256i player = RowTriples::only_in_row(
+        player_row, player_row * kGridSize * kObservationChannels + wrap_axis(state_.player_x) * kObservationChannels);
     RowTriples::write_compressed(out, player, RowTriples::rows_one_to_eight(_mm256_mask_mov_epi32(none, present, cell)),
                                  RowTriples::rows_one_to_eight(_mm256_mask_mov_epi32(none, trail, trail_input)));
   }

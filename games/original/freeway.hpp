@@ -125,12 +125,7 @@ class Freeway {
   // speed channel paints it): a row holds its car, its trail and maybe the chicken, so
   // sorting three numbers per row replaces painting and reading back 600 bits. Throws where
   // paint() throws.
-  void write_observation(ActiveInputs& out) const {
-#if WEIGHTSPACE_COMPRESS_EXTRACT
-    if (detail::cpu_has_compress()) return write_observation_avx512(out);
-#endif
-    write_observation_portable(out);
-  }
+  void write_observation(ActiveInputs& out) const { write_observation_for_cpu(*this, out); }
 
   void write_observation_portable(ActiveInputs& out) const {
     constexpr int kRowInputs = kGridSize * kObservationChannels;
@@ -158,21 +153,18 @@ class Freeway {
     const __m256i x = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(state_.cars.x.data())));
     const __m256i velocity =
         _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(state_.cars.velocity.data())));
-    const __m256i six = _mm256_set1_epi32(kObservationChannels);
     const __m256i ten = _mm256_set1_epi32(kGridSize);
-    const __m256i base = _mm256_setr_epi32(60, 120, 180, 240, 300, 360, 420, 480);  // rows 1..8
-    const __m256i cell = _mm256_add_epi32(_mm256_add_epi32(base, _mm256_mullo_epi32(x, six)), _mm256_set1_epi32(1));
+    const __m256i cell = RowTriples::inputs_of_rows_one_to_eight(x, _mm256_set1_epi32(1));
     // trail_column's: x - 1 driving right, else x + 1, wrapped around the row.
     __m256i back_x = _mm256_add_epi32(x, _mm256_set1_epi32(1));
     back_x = _mm256_mask_sub_epi32(back_x, _mm256_cmpgt_epi32_mask(velocity, _mm256_setzero_si256()), back_x,
                                    _mm256_set1_epi32(2));
     back_x = _mm256_mask_add_epi32(back_x, _mm256_cmplt_epi32_mask(back_x, _mm256_setzero_si256()), back_x, ten);
     back_x = _mm256_mask_sub_epi32(back_x, _mm256_cmpge_epi32_mask(back_x, ten), back_x, ten);
-    const __m256i trail = _mm256_add_epi32(_mm256_add_epi32(base, _mm256_mullo_epi32(back_x, six)), _mm256_set1_epi32(4));
+    const __m256i trail = RowTriples::inputs_of_rows_one_to_eight(back_x, _mm256_set1_epi32(4));
     const int chicken_row = state_.position;
-    const __m256i chicken =
-        _mm256_mask_set1_epi16(_mm256_set1_epi16(static_cast<short>(RowTriples::kNone)), static_cast<__mmask16>(1U << chicken_row),
-                               static_cast<short>(chicken_row * kGridSize * kObservationChannels + kChickenColumn * kObservationChannels));
+    const __m256i chicken = RowTriples::only_in_row(
+        chicken_row, chicken_row * kGridSize * kObservationChannels + kChickenColumn * kObservationChannels);
     RowTriples::write_compressed(out, chicken, RowTriples::rows_one_to_eight(cell), RowTriples::rows_one_to_eight(trail));
   }
 #endif

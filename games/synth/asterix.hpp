@@ -128,12 +128,7 @@ class SynthAsterix {
   // trail and perhaps the player, row 9 the lives gauge (at most three cells). No input
   // repeats: the three of a row differ in channel, or (the gauge) in column. The player is in
   // rows 1-8, as act() keeps it.
-  void write_observation(ActiveInputs& out) const {
-#if WEIGHTSPACE_COMPRESS_EXTRACT
-    if (detail::cpu_has_compress()) return write_observation_avx512(out);
-#endif
-    write_observation_portable(out);
-  }
+  void write_observation(ActiveInputs& out) const { write_observation_for_cpu(*this, out); }
 
   void write_observation_portable(ActiveInputs& out) const {
     constexpr int kRowInputs = kGridSize * kObservationChannels;
@@ -170,20 +165,16 @@ class SynthAsterix {
     const __m256i dx = _mm256_cvtepi8_epi32(widen(objects.dx));
     const __mmask8 present = _mm_test_epi8_mask(widen(objects.present), _mm_set1_epi8(1));
     const __m256i gold = _mm256_cvtepu8_epi32(widen(objects.gold));
-    const __m256i six = _mm256_set1_epi32(kObservationChannels);
     const __m256i none = _mm256_set1_epi32(RowTriples::kNone);
-    const __m256i base = _mm256_setr_epi32(60, 120, 180, 240, 300, 360, 420, 480);  // rows 1..8
-    const __m256i cell = _mm256_add_epi32(_mm256_add_epi32(base, _mm256_mullo_epi32(x, six)),
-                                          _mm256_add_epi32(gold, _mm256_set1_epi32(1)));
+    const __m256i cell = RowTriples::inputs_of_rows_one_to_eight(x, _mm256_add_epi32(gold, _mm256_set1_epi32(1)));
     const __m256i back_x = _mm256_sub_epi32(x, dx);
     const __mmask8 trail = _mm256_mask_cmple_epu32_mask(present, back_x, _mm256_set1_epi32(kGridSize - 1));
-    const __m256i trail_input = _mm256_add_epi32(_mm256_add_epi32(base, _mm256_mullo_epi32(back_x, six)), _mm256_set1_epi32(4));
+    const __m256i trail_input = RowTriples::inputs_of_rows_one_to_eight(back_x, _mm256_set1_epi32(4));
     constexpr int kGauge = 9 * kGridSize * kObservationChannels + 5;  // row 9, channel 5
     constexpr __mmask16 kRow9 = 1U << 9;
     const int lives = state_.lives;
-    __m256i first = _mm256_mask_set1_epi16(_mm256_set1_epi16(static_cast<short>(RowTriples::kNone)),
-                                           static_cast<__mmask16>(1U << state_.player_y),
-                                           static_cast<short>((state_.player_y * kGridSize + state_.player_x) * kObservationChannels));
+    __m256i first =
+        RowTriples::only_in_row(state_.player_y, (state_.player_y * kGridSize + state_.player_x) * kObservationChannels);
     first = _mm256_mask_set1_epi16(first, lives > 0 ? kRow9 : 0, kGauge);
     __m256i second = RowTriples::rows_one_to_eight(_mm256_mask_mov_epi32(none, present, cell));
     second = _mm256_mask_set1_epi16(second, lives > 1 ? kRow9 : 0, kGauge + kObservationChannels);

@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <fstream>
 
 #include "apps/sweep/run_data.hpp"
@@ -89,6 +91,37 @@ ShardRun read_shard_run(const std::string& path, const ShardMeta& meta) {
   return {path, meta, newest, store.records(newest.id)};
 }
 
+bool same_number(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+bool same_record(const StoredRecord& a, const StoredRecord& b) {
+  return a.seq == b.seq && a.answer_set == b.answer_set && a.id_json == b.id_json && a.input == b.input &&
+         a.game == b.game && a.source == b.source && a.episodes == b.episodes && a.weights_sha256 == b.weights_sha256 &&
+         a.input_sha256 == b.input_sha256 && a.reward == b.reward &&
+         same_number(a.normalized_score, b.normalized_score) && a.error_kind == b.error_kind &&
+         a.cached == b.cached && a.steps == b.steps && same_number(a.seconds, b.seconds);
+}
+
+// A finished run of `store` that these shard runs were merged into before: same sweep, same
+// config, same start (the earliest shard's) and the same records to the per-record times. A
+// retried merge job must not add a second copy of the run to the history that compare, runs
+// and report read; shards rerun since (other times) make a new run.
+std::optional<std::int64_t> merged_before(Store& store, const RunInfo& run, const std::vector<StoredRecord>& merged) {
+  for (const RunInfo& earlier : store.runs(run.name)) {
+    if (earlier.status != "finished" || earlier.started_at != run.started_at ||
+        earlier.config_text != run.config_text || earlier.records != static_cast<std::int64_t>(merged.size())) {
+      continue;
+    }
+    std::size_t k = 0;
+    bool same = true;
+    store.each_record(earlier.id, [&](StoredRecord&& record) {
+      same = k < merged.size() && same_record(record, merged[k++]);
+      return same;
+    });
+    if (same && k == merged.size()) return earlier.id;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::int64_t merge_sweep_shards(const std::vector<std::pair<std::string, ShardMeta>>& shards, const std::string& out,
@@ -142,6 +175,10 @@ std::int64_t merge_sweep_shards(const std::vector<std::pair<std::string, ShardMe
   run.grade_steps = 0;
   const SweepLock lock(out);
   Store store(out, sqlite::Database::Mode::Create);
+  if (const std::optional<std::int64_t> earlier = merged_before(store, run, merged)) {
+    if (!quiet) spdlog::info("{} run {} already holds these {} sweep shards merged: nothing added", out, *earlier, runs.size());
+    return *earlier;
+  }
   const std::int64_t id = store.begin_run(run);
   try {
     store.add_records(id, merged, slowest, steps);

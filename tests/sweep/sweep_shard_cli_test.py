@@ -54,7 +54,13 @@ class SweepShardTest(SweepCase):
         cached = self.query(merged, "SELECT SUM(cached) FROM records")[0][0]
         self.assertLess(sum(self.query(path, "SELECT SUM(cached) FROM records")[0][0] for path in shards), cached)
 
+        # The same shard runs merged again (a retried job) add nothing.
+        again = self.merge(merged, *shards, check=0)
+        self.assertIn(f"{merged} run 1 already holds these 3 sweep shards merged: nothing added", again.stderr)
+        self.assertEqual(self.query(merged, "SELECT id FROM runs"), [(1,)])
+
         # Into the history: a new run of the database the nightly sweep keeps, compared as any other.
+        self.merge(self.db, *shards, check=0)
         self.merge(self.db, *shards, check=0)
         self.assertEqual(self.query(self.db, "SELECT id, status FROM runs ORDER BY id"),
                          [(1, "finished"), (2, "finished")])
@@ -64,6 +70,13 @@ class SweepShardTest(SweepCase):
         report = os.path.join(self.dir, "report.html")
         run("report", "--db", self.db, "--out", report, check=0)
         self.assertTrue(os.path.getsize(report) > 0)
+
+        # A shard graded again makes new shard runs: their merge is a new run.
+        self.shards(indices=[0])
+        self.merge(self.db, *shards, check=0)
+        self.assertEqual(self.query(self.db, "SELECT id, status FROM runs ORDER BY id"),
+                         [(1, "finished"), (2, "finished"), (3, "finished")])
+        self.assertEqual(self.records(self.db, 3), self.records(self.db, 2))
 
     def test_the_shard_comes_from_the_scheduler(self):
         environment = dict(os.environ, SLURM_ARRAY_TASK_ID="1", WEIGHTSPACE_SHARD_COUNT="2")

@@ -126,7 +126,7 @@ json sweep(std::size_t records, std::size_t regressions) {
   }
   json planted = json::array();
   for (std::size_t r = 0; r < regressions && r < records; ++r) {
-    const json& record = records_json[r * 10];
+    const json& record = records_json[(r * 10) % records];  // every record's once past records / 10
     planted.push_back({{"kind", r % 2 == 0 ? "reward_changed" : "newly_failed"},
                        {"id", record["id"]},
                        {"game", record["game"]},

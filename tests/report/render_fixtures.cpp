@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Renders the report fixtures for the browser test (check_report.js):
-//   render_fixtures OUT_DIR [--large N]
+//   render_fixtures OUT_DIR [--large RECORDS [REGRESSIONS]]
 // writes OUT_DIR/{sweep,first_run,empty,hostile}.html and OUT_DIR/hostile.literals.json (the
 // strings the hostile page must show literally, for check_report.js --literals); with
-// --large, only OUT_DIR/large.html, of RECORDS records.
+// --large, only OUT_DIR/large.html, of RECORDS records (and REGRESSIONS regressions, default 3).
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -34,8 +34,8 @@ bool write(const std::string& path, const nlohmann::json& data) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2 && !(argc == 4 && std::string(argv[2]) == "--large")) {
-    std::cerr << "usage: render_fixtures OUT_DIR [--large RECORDS]\n";
+  if (argc != 2 && !((argc == 4 || argc == 5) && std::string(argv[2]) == "--large")) {
+    std::cerr << "usage: render_fixtures OUT_DIR [--large RECORDS [REGRESSIONS]]\n";
     return 2;
   }
   const std::string dir = argv[1];
@@ -46,14 +46,22 @@ int main(int argc, char** argv) {
     return 1;
   }
   namespace fixtures = weightspace::report_fixtures;
-  if (argc == 4) {
+  if (argc >= 4) {
     char* end = nullptr;
     const unsigned long long records = std::strtoull(argv[3], &end, 10);
     if (*end != '\0' || records == 0) {
       std::cerr << "render_fixtures: --large wants a positive record count, not '" << argv[3] << "'\n";
       return 2;
     }
-    return write(dir + "/large.html", fixtures::sweep(records, 3)) ? 0 : 1;
+    unsigned long long regressions = 3;
+    if (argc == 5) {
+      regressions = std::strtoull(argv[4], &end, 10);
+      if (*end != '\0' || regressions > records) {
+        std::cerr << "render_fixtures: REGRESSIONS must be a count of at most RECORDS, not '" << argv[4] << "'\n";
+        return 2;
+      }
+    }
+    return write(dir + "/large.html", fixtures::sweep(records, regressions)) ? 0 : 1;
   }
   const std::vector<std::string> literals(fixtures::kHostileStrings,
                                           fixtures::kHostileStrings + fixtures::kHostileStringCount);

@@ -58,6 +58,17 @@ TEST(ReportPage, RendersEveryRecordAndGroup) {
   }
 }
 
+// A change that moves every record lists every one as a regression: the same bodies of 100.
+TEST(ReportPage, RendersEveryRegressionInBodies) {
+  for (const std::size_t regressions : {1u, 100u, 101u, 5000u}) {
+    const std::string page = render_report_html(report_fixtures::sweep(5000, regressions));
+    const std::string_view rows = table(page, "regressions-table");
+    EXPECT_NE(rows.find("class=\"sortable regressions blocks\""), std::string_view::npos);
+    EXPECT_EQ(count(rows, "<tr"), regressions + 1) << regressions;
+    EXPECT_EQ(count(rows, "<tbody>"), (regressions + 99) / 100) << regressions;
+  }
+}
+
 TEST(ReportPage, RegressionsComeFirstWithABanner) {
   const std::string page = render_report_html(report_fixtures::sweep(200, 2));
   const std::size_t banner =

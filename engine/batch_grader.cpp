@@ -5,6 +5,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/arena.hpp"
@@ -22,11 +26,25 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// One input's parse, shared by its records: a matrix grades an input on several games,
+// sources and episode counts, and a short grade cost less than parsing the answer and hashing
+// its weights again for each (docs/performance.md, "Many answers"). Whichever of its records
+// gets there first parses it; the text stays for the next record's comparison.
+struct SharedParse {
+  std::string input;
+  BatchRecord::Content content = BatchRecord::Content::Answer;
+  std::string text;
+  std::optional<EditError> error;  // the record could not be read
+  std::once_flag once;
+  ParsedAnswer parsed;
+  std::optional<std::string> weights_sha256;
+};
+
 // One record in flight. The jobs are a ring of `window` slots: records leave the pipeline in
 // input order and at most `window` are in it, so sequence % window is never taken twice.
 struct Job {
   BatchResult result;
-  ParsedAnswer parsed;
+  std::shared_ptr<SharedParse> parse;
   std::shared_ptr<RolloutCache::Entry> rollout;
   bool owner = false;  // this record plays the rollout; otherwise it was cached
   std::vector<EpisodeResult> episodes;
@@ -35,28 +53,32 @@ struct Job {
 // A grade of millions of episodes should not pin its results' memory for the rest of a run.
 constexpr std::size_t kKeptEpisodeCapacity = std::size_t{1} << 16;
 
+void parse_input(SharedParse& input) {
+  std::optional<EditError> error = input.error;
+  std::string trajectory_answer;
+  std::string_view answer = input.text;
+  if (!error && input.content == BatchRecord::Content::Trajectory) {
+    try {
+      trajectory_answer = assistant_answer(input.text);
+      answer = trajectory_answer;
+    } catch (const EditError& failure) {
+      error = EditError(failure.kind(), input.input + ": " + failure.what(), failure.line(), failure.column());
+    }
+  }
+  if (error) {
+    input.parsed.success = false;
+    input.parsed.error = std::move(error);
+  } else {
+    parse_answer(answer, input.parsed);
+  }
+  if (input.parsed.success) input.weights_sha256 = weights_sha256(input.parsed.weights);
+}
+
 void parse(Job& job) {
   const Clock::time_point start = Clock::now();
-  BatchRecord& record = job.result.record;
-  std::optional<EditError> error = record.error;
-  std::string answer;
-  if (!error && record.content == BatchRecord::Content::Trajectory) {
-    try {
-      answer = assistant_answer(record.text);
-    } catch (const EditError& failure) {
-      error = EditError(failure.kind(), record.input + ": " + failure.what(), failure.line(), failure.column());
-    }
-  } else if (!error) {
-    answer = std::move(record.text);
-  }
-  record.text = std::string();
-  if (error) {
-    job.parsed.success = false;
-    job.parsed.error = std::move(error);
-  } else {
-    parse_answer(answer, job.parsed);
-  }
-  if (job.parsed.success) job.result.weights_sha256 = weights_sha256(job.parsed.weights);
+  SharedParse& input = *job.parse;
+  std::call_once(input.once, [&input] { parse_input(input); });
+  job.result.weights_sha256 = input.weights_sha256;
   job.result.seconds += seconds_since(start);
 }
 
@@ -82,7 +104,29 @@ struct BatchGrader::State {
   RolloutCache cache;
   std::vector<Job> jobs;
 
+  std::shared_ptr<SharedParse> last_input;  // the previous record's, unless it could not be read
+
   explicit State(BatchOptions chosen) : options(chosen), cache(chosen.cache_entries) {}
+
+  // In input order: a record of the same input as the one before shares its parse; the text
+  // is compared whole.
+  void share_parse(Job& job) {
+    BatchRecord& record = job.result.record;
+    const SharedParse* last = last_input.get();
+    if (!record.error && last != nullptr && last->input == record.input && last->content == record.content &&
+        last->text == record.text) {
+      job.parse = last_input;
+      record.text = std::string();
+      return;
+    }
+    job.parse = std::make_shared<SharedParse>();
+    SharedParse& input = *job.parse;
+    input.input = record.input;
+    input.content = record.content;
+    input.text = std::exchange(record.text, std::string());
+    input.error = record.error;
+    last_input = record.error ? nullptr : job.parse;
+  }
 
   // Decided in input order: the first record of a key plays it, later ones reuse it.
   void consult_cache(Job& job) {
@@ -137,12 +181,13 @@ BatchSummary BatchGrader::run(const std::function<std::optional<BatchRecord>()>&
     job.result.record.request.run = run;
     job.rollout.reset();
     job.owner = false;
+    state.share_parse(job);
     return &job;
   };
   auto play_owned = [&](Job* job) {
     if (!job->owner || cancelled()) return job;
     const Clock::time_point start = Clock::now();
-    job->rollout->rollout = play(job->parsed.weights, job->result.record.request, job->episodes);
+    job->rollout->rollout = play(job->parse->parsed.weights, job->result.record.request, job->episodes);
     if (job->episodes.capacity() > kKeptEpisodeCapacity) job->episodes = std::vector<EpisodeResult>();
     job->result.seconds += seconds_since(start);
     return job;
@@ -152,9 +197,10 @@ BatchSummary BatchGrader::run(const std::function<std::optional<BatchRecord>()>&
     BatchResult& result = job->result;
     const Rollout none;
     const Rollout& rollout = job->rollout ? job->rollout->rollout : none;
-    result.reward = make_reward(result.record.request, job->parsed, rollout);
+    result.reward = make_reward(result.record.request, job->parse->parsed, rollout);
     result.steps = rollout.steps;
     job->rollout.reset();
+    job->parse.reset();
     ++summary.records;
     summary.failed += result.reward.parse_success ? 0 : 1;
     summary.cached += result.cached ? 1 : 0;
@@ -179,6 +225,8 @@ BatchSummary BatchGrader::run(const std::function<std::optional<BatchRecord>()>&
             tbb::make_filter<Job*, Job*>(tbb::filter_mode::parallel, play_owned) &
             tbb::make_filter<Job*, void>(tbb::filter_mode::serial_in_order, finish));
   });
+  state.last_input.reset();
+  for (Job& job : state.jobs) job.parse.reset();  // a cancelled run leaves jobs unfinished
   summary.cancelled = cancelled();
   if (summary.cancelled) state.cache.clear();
   return summary;

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "engine/reward.hpp"
+#include "parser/trajectory.hpp"
 #include "support/golden.hpp"
 
 namespace weightspace {
@@ -220,6 +221,66 @@ TEST(BatchGrader, ReadErrorsAndBrokenTrajectoriesAreFailedRecords) {
   EXPECT_TRUE(find("pong").sha);
   EXPECT_TRUE(find("pong-again").cached);
   EXPECT_EQ(find("pong").reward, find("pong-again").reward);
+}
+
+// An input graded on several games is parsed once for all its records (engine/batch_grader.cpp,
+// SharedParse): only a record of the same input with the same text and content shares it.
+TEST(BatchGrader, RecordsOfOneInputShareItsParseAndNothingElse) {
+  const std::string answer = "```edits\nW1[0:40, 0] = 0.5\nW3[0, :] = 1\nb3[2] = 0.25\n```";
+  std::vector<BatchRecord> records;
+  for (const char* game : {"breakout", "seaquest", "freeway", "asterix", "space_invaders", "pong"}) {
+    records.push_back(answer_record("matrix", game, 3, answer));
+  }
+  // The same input with another text (a manifest may repeat a name), then a third.
+  records.push_back(answer_record("matrix", "breakout", 3, "```edits\nb3[4] = 2\n```"));
+  records.push_back(answer_record("matrix", "seaquest", 3, answer + "\n"));
+  // One broken trajectory text under two inputs: each error names its own input.
+  for (const char* input : {"t1", "t2"}) {
+    for (const char* game : {"breakout", "asterix"}) {
+      BatchRecord broken = answer_record(input, game, 3, "{\"steps\": [");
+      broken.content = BatchRecord::Content::Trajectory;
+      records.push_back(broken);
+    }
+  }
+  // The same text as an answer, not a trajectory.
+  records.push_back(answer_record("t2", "breakout", 3, "{\"steps\": ["));
+  // An unreadable record, then one of the same input and (empty) text that was read.
+  BatchRecord unreadable = answer_record("u", "breakout", 3, "");
+  unreadable.error = EditError("OSError", "cannot read u: No such file or directory");
+  records.push_back(unreadable);
+  records.push_back(answer_record("u", "breakout", 3, ""));
+  records.push_back(answer_record("u", "breakout", 3, ""));
+  for (const int threads : {1, 2}) {
+    BatchOptions options;
+    options.run.threads = threads;
+    options.window = 4;
+    options.cache_entries = 0;
+    const std::vector<Outcome> outcomes = run_all(records, options);
+    ASSERT_EQ(outcomes.size(), records.size());
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      GradeRequest request = records[i].request;
+      request.run.threads = 1;
+      std::string want;
+      if (records[i].error) {
+        ParsedAnswer failed;
+        failed.error = records[i].error;
+        want = reward_json(make_reward(request, failed, Rollout{}));
+      } else if (records[i].content == BatchRecord::Content::Trajectory) {
+        try {
+          want = reward_json(grade(request, assistant_answer(records[i].text)).reward);
+        } catch (const EditError& error) {
+          want = records[i].input + ": " + error.what();
+          EXPECT_NE(outcomes[i].reward.find("\"error\": \"" + want), std::string::npos) << i << outcomes[i].reward;
+          continue;
+        }
+      } else {
+        want = reward_json(grade(request, records[i].text).reward);
+      }
+      EXPECT_EQ(outcomes[i].reward, want) << "record " << i << ", threads " << threads;
+    }
+    EXPECT_EQ(outcomes[0].sha, outcomes[4].sha);
+    EXPECT_NE(outcomes[0].sha, outcomes[6].sha);
+  }
 }
 
 TEST(BatchGrader, StopsWhenCancelledAndWhenTheSinkThrows) {

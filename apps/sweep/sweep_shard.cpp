@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <fstream>
+#include <optional>
 
 #include "apps/sweep/run_data.hpp"
 #include "apps/sweep/store.hpp"
@@ -93,7 +93,8 @@ ShardRun read_shard_run(const std::string& path, const ShardMeta& meta) {
 
 bool same_number(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 
-bool same_record(const StoredRecord& a, const StoredRecord& b) {
+// Every column equal (apps/batch_output.hpp's same_record compares a written line with an input).
+bool same_stored_record(const StoredRecord& a, const StoredRecord& b) {
   return a.seq == b.seq && a.answer_set == b.answer_set && a.id_json == b.id_json && a.input == b.input &&
          a.game == b.game && a.source == b.source && a.episodes == b.episodes && a.weights_sha256 == b.weights_sha256 &&
          a.input_sha256 == b.input_sha256 && a.reward == b.reward &&
@@ -114,7 +115,7 @@ std::optional<std::int64_t> merged_before(Store& store, const RunInfo& run, cons
     std::size_t k = 0;
     bool same = true;
     store.each_record(earlier.id, [&](StoredRecord&& record) {
-      same = k < merged.size() && same_record(record, merged[k++]);
+      same = k < merged.size() && same_stored_record(record, merged[k++]);
       return same;
     });
     if (same && k == merged.size()) return earlier.id;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "engine/rollout_cache.hpp"
 #include "parser/numpy/apply_edits.hpp"
 #include "parser/trajectory.hpp"
+#include "policy/policy.hpp"
 
 namespace weightspace {
 
@@ -28,8 +30,10 @@ double seconds_since(Clock::time_point start) {
 
 // One input's parse, shared by its records: a matrix grades an input on several games,
 // sources and episode counts, and a short grade cost less than parsing the answer and hashing
-// its weights again for each (docs/performance.md, "Many answers"). Whichever of its records
-// gets there first parses it; the text stays for the next record's comparison.
+// its weights again for each, then building its Policy (docs/performance.md, "Many answers").
+// Whichever of its records gets there first parses it, and whichever first plays builds the
+// Policy (a record whose rollout is cached builds none); the text stays for the next record's
+// comparison.
 struct SharedParse {
   std::string input;
   BatchRecord::Content content = BatchRecord::Content::Answer;
@@ -38,6 +42,13 @@ struct SharedParse {
   std::once_flag once;
   ParsedAnswer parsed;
   std::optional<std::string> weights_sha256;
+  std::once_flag policy_once;
+  std::optional<Policy> policy;  // of parsed.weights, once a record plays them
+
+  const Policy& policy_of_weights() {
+    std::call_once(policy_once, [this] { policy.emplace(parsed.weights); });
+    return *policy;
+  }
 };
 
 // One record in flight. The jobs are a ring of `window` slots: records leave the pipeline in
@@ -187,7 +198,7 @@ BatchSummary BatchGrader::run(const std::function<std::optional<BatchRecord>()>&
   auto play_owned = [&](Job* job) {
     if (!job->owner || cancelled()) return job;
     const Clock::time_point start = Clock::now();
-    job->rollout->rollout = play(job->parse->parsed.weights, job->result.record.request, job->episodes);
+    job->rollout->rollout = play(job->parse->policy_of_weights(), job->result.record.request, job->episodes);
     if (job->episodes.capacity() > kKeptEpisodeCapacity) job->episodes = std::vector<EpisodeResult>();
     job->result.seconds += seconds_since(start);
     return job;

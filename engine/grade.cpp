@@ -127,7 +127,7 @@ Reward failed_reward(const GradeRequest& request, const EditError& error) {
   return reward;
 }
 
-Rollout play(const Weights& weights, const GradeRequest& request, std::vector<EpisodeResult>& episodes) {
+Rollout play(const Policy& policy, const GradeRequest& request, std::vector<EpisodeResult>& episodes) {
   episodes.clear();
   const bool known = known_game(request);
   // The grader builds the first episode's environment before anything else can fail.
@@ -159,7 +159,7 @@ Rollout play(const Weights& weights, const GradeRequest& request, std::vector<Ep
   try {
     with_game(request.source, request.game, [&](const auto& entry) {  // known: checked above
       rollout.score_cap = entry.score_cap;
-      run_episodes<typename std::remove_cvref_t<decltype(entry)>::type>(weights, episodes, request.run);
+      run_episodes<typename std::remove_cvref_t<decltype(entry)>::type>(policy, episodes, request.run);
     });
   } catch (const GameError& error) {
     // MinAtar itself would raise here and the Python grader would crash.
@@ -180,6 +180,10 @@ Rollout play(const Weights& weights, const GradeRequest& request, std::vector<Ep
   rollout.raw_score = numpy_mean(scores);
   rollout.mean_episode_length = numpy_mean(lengths);
   return rollout;
+}
+
+Rollout play(const Weights& weights, const GradeRequest& request, std::vector<EpisodeResult>& episodes) {
+  return play(Policy(weights), request, episodes);
 }
 
 Reward make_reward(const GradeRequest& request, const ParsedAnswer& parsed, const Rollout& rollout) {

@@ -10,6 +10,7 @@
 #include "engine/reward.hpp"
 #include "engine/scheduler.hpp"
 #include "parser/answer.hpp"
+#include "policy/policy.hpp"
 
 namespace weightspace {
 
@@ -51,8 +52,10 @@ inline constexpr double kAmbiguousMargin = 1e-6;
 Grade grade(const GradeRequest& request, std::string_view answer);
 
 // The two halves of grade(). play() stores each episode's result in `episodes` (resized to
-// the episode count; cleared when nothing was played).
+// the episode count; cleared when nothing was played). Given a Policy, play() spares building
+// one (a batch plays an answer's Policy on each game of a matrix).
 Rollout play(const Weights& weights, const GradeRequest& request, std::vector<EpisodeResult>& episodes);
+Rollout play(const Policy& policy, const GradeRequest& request, std::vector<EpisodeResult>& episodes);
 // The reward of a parsed answer and its rollout; of a failed parse, the parse's error.
 Reward make_reward(const GradeRequest& request, const ParsedAnswer& parsed, const Rollout& rollout);
 // A reward that failed before any rollout: the grader's exception class and message.

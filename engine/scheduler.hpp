@@ -46,15 +46,15 @@ Batch<G>& reusable_batch(int slots) {
 
 // Plays episodes 0..results.size()-1 of game G and stores episode i's result in results[i].
 // Each of the arena's threads runs one Batch of `batch` slots fed from a shared queue of
-// episode indices. Which thread plays which episode never changes a result.
+// episode indices. Which thread plays which episode never changes a result. The policy is only
+// read, so one Policy may serve several runs at once (a batch's records of one answer).
 template <Game G>
-void run_episodes(const Weights& weights, std::span<EpisodeResult> results, const RunOptions& options) {
+void run_episodes(const Policy& policy, std::span<EpisodeResult> results, const RunOptions& options) {
   if (options.batch < 1) throw std::invalid_argument("batch size must be at least 1");
   if (options.threads < 0) throw std::invalid_argument("thread count must not be negative");
   const auto episodes = static_cast<std::int64_t>(results.size());
   if (episodes > kMaxEpisodes) throw std::invalid_argument("too many episodes for 32-bit seeds");
   if (episodes == 0) return;
-  const Policy policy(weights);
   // One thread needs no arena: setting oneTBB up (its allocator library, reads of /proc)
   // would cost a single-threaded grader process about 0.9 ms.
   tbb::task_arena* arena = options.threads == 1 ? nullptr : &shared_arena(options.threads);
@@ -78,6 +78,12 @@ void run_episodes(const Weights& weights, std::span<EpisodeResult> results, cons
   // One batch per thread, all fed by the queue: a thread stops only when no episode is left
   // to start, so the threads finish within about one episode of each other.
   arena->execute([&] { tbb::parallel_for(0, threads, [&](int) { run_batch(); }); });
+}
+
+// The same, for weights: builds their Policy (tens of microseconds, 80 KB) for this run.
+template <Game G>
+void run_episodes(const Weights& weights, std::span<EpisodeResult> results, const RunOptions& options) {
+  run_episodes<G>(Policy(weights), results, options);
 }
 
 }  // namespace weightspace

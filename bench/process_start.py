@@ -41,8 +41,9 @@ def spawn_ms(command, devnull):
         sys.exit(f"process_start.py: cannot run {command[0]}: {error.strerror}")
     _, status = os.waitpid(pid, 0)
     elapsed = (time.perf_counter_ns() - start) / 1e6
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"process_start.py: {' '.join(command)} exited with {os.waitstatus_to_exitcode(status)}")
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit(f"process_start.py: {' '.join(command)} exited with {code}")
     return elapsed
 
 
@@ -65,7 +66,9 @@ def main():
                 times[k].append(spawn_ms(command, sink.fileno()))
     print(f"{'median ms':>10} {'p10':>8} {'p90':>8}  command ({args.rounds} rounds, alternated)")
     for command, samples in zip(commands, times):
-        deciles = statistics.quantiles(samples, n=10) if len(samples) > 1 else samples
+        # Inclusive: the deciles stay within the samples (the default extrapolates past the
+        # smallest and largest of a few rounds, even below zero).
+        deciles = statistics.quantiles(samples, n=10, method="inclusive") if len(samples) > 1 else samples
         print(f"{statistics.median(samples):10.3f} {deciles[0]:8.3f} {deciles[-1]:8.3f}  {' '.join(command)}")
 
 

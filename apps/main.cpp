@@ -18,9 +18,9 @@
 #include <string_view>
 #include <vector>
 
-#include "apps/commands.hpp"
-#include "apps/files.hpp"
-#include "apps/suggest.hpp"
+#include "apps/commands/commands.hpp"
+#include "apps/cli/files.hpp"
+#include "apps/cli/suggest.hpp"
 #include "apps/version.hpp"
 #include "policy/tanh.hpp"
 

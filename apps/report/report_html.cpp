@@ -12,7 +12,7 @@
 #include "apps/report/html.hpp"
 #include "apps/report/report_assets.hpp"
 #include "apps/report/report_charts.hpp"
-#include "apps/report/report_data.hpp"
+#include "apps/report/report_schema.hpp"
 #include "apps/report/report_tables.hpp"
 
 namespace weightspace {

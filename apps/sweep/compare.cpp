@@ -6,7 +6,7 @@
 #include <map>
 #include <tuple>
 
-#include "apps/batch_output.hpp"
+#include "apps/batch/batch_output.hpp"
 #include "engine/python_json.hpp"
 
 namespace weightspace::app {

@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <set>
 
-#include "apps/files.hpp"
-#include "apps/grade_options.hpp"
-#include "apps/suggest.hpp"
+#include "apps/cli/files.hpp"
+#include "apps/cli/grade_options.hpp"
+#include "apps/cli/suggest.hpp"
 #include "engine/episode.hpp"
 #include "games/registry.hpp"
 

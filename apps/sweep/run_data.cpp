@@ -3,7 +3,7 @@
 
 #include <fstream>
 
-#include "apps/batch_output.hpp"
+#include "apps/batch/batch_output.hpp"
 #include "engine/python_json.hpp"
 
 namespace weightspace::app {

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "apps/files.hpp"
+#include "apps/cli/files.hpp"
 
 struct sqlite3;
 struct sqlite3_stmt;

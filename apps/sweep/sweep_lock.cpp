@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "apps/files.hpp"
+#include "apps/cli/files.hpp"
 
 namespace weightspace::app {
 

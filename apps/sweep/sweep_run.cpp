@@ -9,8 +9,8 @@
 #include <deque>
 #include <mutex>
 
-#include "apps/batch_output.hpp"
-#include "apps/progress.hpp"
+#include "apps/batch/batch_output.hpp"
+#include "apps/cli/progress.hpp"
 #include "apps/sweep/run_data.hpp"
 #include "parser/numpy/apply_edits.hpp"
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "apps/batch_inputs.hpp"
-#include "apps/batch_shard.hpp"
+#include "apps/batch/batch_inputs.hpp"
+#include "apps/cluster/shard_selection.hpp"
 #include "apps/sweep/config.hpp"
 #include "apps/sweep/store.hpp"
 

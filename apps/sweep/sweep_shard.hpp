@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "apps/shard.hpp"
-#include "apps/shard_meta.hpp"
+#include "apps/cluster/shard.hpp"
+#include "apps/cluster/shard_meta.hpp"
 #include "apps/sweep/config.hpp"
 
 namespace weightspace::app {

@@ -10,8 +10,8 @@
 #include <set>
 #include <string>
 
-#include "apps/files.hpp"
-#include "apps/shard.hpp"
+#include "apps/cli/files.hpp"
+#include "apps/cluster/shard.hpp"
 
 namespace weightspace::app {
 namespace {

@@ -12,7 +12,7 @@
 
 #include "apps/report/html.hpp"
 #include "apps/report/report_charts.hpp"
-#include "apps/report/report_data.hpp"
+#include "apps/report/report_schema.hpp"
 #include "report/fixtures.hpp"
 
 namespace weightspace::report {

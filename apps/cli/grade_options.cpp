@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "apps/cli/grade_options.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+#include "apps/cli/files.hpp"
+#include "apps/cli/suggest.hpp"
+#include "games/registry.hpp"
+#include "parser/python/python_float.hpp"
+#include "parser/python/utf8.hpp"
+#include "parser/utf8.hpp"
+#include "engine/python_json.hpp"
+
+namespace weightspace::app {
+
+BigInt parse_python_int(const std::string& name, const std::string& text) {
+  if (utf8::find_decode_problem(text, utf8::Surrogates::Reject)) throw UsageError(name + " is not UTF-8 text");
+  PyValue value;
+  value.kind = PyValue::Kind::Str;
+  for (std::uint32_t offset = 0; offset < text.size();) value.mutable_text().push_back(python::decode_utf8(text, offset));
+  try {
+    return python_int(value);
+  } catch (const EditError& error) {
+    throw UsageError(name + ": " + error.what());
+  }
+}
+
+std::int64_t parse_episodes(const std::string& name, const std::string& text) {
+  const std::optional<std::int64_t> episodes = parse_python_int(name, text).to_int64();
+  if (!episodes || *episodes < 0 || *episodes > kMaxEpisodes) {
+    throw UsageError(name + " must be from 0 to " + std::to_string(kMaxEpisodes) + ", got '" + text + "'");
+  }
+  return *episodes;
+}
+
+void RunFlags::add_options(CLI::App& command) {
+  command.add_option("--threads", threads, "Worker threads (0 = all cores); never changes the result")
+      ->check(CLI::Range(0, kMaxThreads));
+  command.add_option("--batch", batch, "Episodes stepped in lockstep per thread; never changes the result")
+      ->check(CLI::Range(1, 4096));
+  command.add_option("--episodes-out", episodes_out, "Write one JSON line per episode: index, score, length");
+  command.add_flag("--diagnostics", diagnostics,
+                   "Report on stderr how many episodes had an action draw within 1e-6 of a cdf edge");
+}
+
+void warn_if_unknown_game(const GradeRequest& request) {
+  if (with_game(request.source, request.game, [](const auto&) {})) return;
+  std::vector<std::string> names;
+  for (const GameInfo& game : registered_games()) {
+    if (game.source == request.source) names.emplace_back(game.name);
+  }
+  spdlog::warn("unknown game '{}' for source {}{}; the reward is a failed grade", request.game, request.source,
+               did_you_mean(request.game, names));
+}
+
+Grade grade_and_report(GradeRequest request, const std::string& answer, const RunFlags& flags) {
+  request.run.threads = flags.threads;
+  request.run.batch = flags.batch;
+  request.run.track_margins = flags.diagnostics;
+  const auto start = std::chrono::steady_clock::now();
+  Grade result = grade(request, answer);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!flags.episodes_out.empty()) {
+    std::string lines;
+    for (std::size_t i = 0; i < result.episodes.size(); ++i) {
+      lines += "{\"index\":" + std::to_string(i) + ",\"score\":" + python_json_float(result.episodes[i].score) +
+               ",\"length\":" + std::to_string(result.episodes[i].length) + "}\n";
+    }
+    write_file(flags.episodes_out, lines);
+  }
+  if (flags.diagnostics) {
+    std::int64_t steps = 0;
+    for (const EpisodeResult& episode : result.episodes) steps += episode.length;
+    if (!result.reward.parse_success) {
+      spdlog::info("answer rejected ({}): {}", result.reward.error_kind, result.reward.error);
+    } else {
+      spdlog::info("{} episodes, {} steps in {:.3f} s ({:.1f} M steps/s)", result.episodes.size(), steps, seconds,
+                   seconds > 0 ? static_cast<double>(steps) / seconds / 1e6 : 0.0);
+      spdlog::info("numerically ambiguous episodes (a draw within {:g} of a cdf edge): {} of {}", kAmbiguousMargin,
+                   count_ambiguous_episodes(result.episodes), result.episodes.size());
+    }
+  }
+  return result;
+}
+
+}  // namespace weightspace::app

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "apps/report/report_document.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "apps/report/report_html.hpp"
+#include "apps/sweep/compare.hpp"
+#include "apps/sweep/run_data.hpp"
+
+namespace weightspace::app {
+
+namespace {
+
+using nlohmann::json;
+
+json optional_text(const std::optional<std::string>& text) { return text ? json(*text) : json(nullptr); }
+
+json run_header(const RunInfo& run) {
+  return {{"id", run.id},
+          {"started_at", run.started_at},
+          {"finished_at", optional_text(run.finished_at)},
+          {"duration_seconds",
+           run.finished_at ? number_or_null(seconds_between(run.started_at, *run.finished_at)) : json(nullptr)},
+          {"status", run.status},
+          {"version", run.version},
+          {"git_revision", run.git_revision},
+          {"machine", run.machine},
+          {"config_path", run.config_path}};
+}
+
+json per_second(double amount, double seconds) {
+  return seconds > 0 ? number_or_null(amount / seconds) : json(nullptr);
+}
+
+struct Group {
+  std::int64_t records = 0;
+  std::int64_t failed = 0;
+  double score_sum = 0.0;
+  std::int64_t scored = 0;  // records with a number (a grade of 0 episodes has NaN)
+  std::int64_t steps = 0;   // played by the records (cache hits play none)
+  double seconds = 0.0;     // those records' own time
+};
+
+std::string million(double steps_per_second) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f M", steps_per_second / 1e6);
+  return text;
+}
+
+json record_json(const StoredRecord& record, bool changed) {
+  std::optional<std::string> error;
+  if (record.error_kind) {
+    const std::optional<Reward> reward = parse_reward(record);
+    error = reward ? reward->error : record.reward;
+  }
+  return {{"id", record_id(record)},
+          {"input", record.input},
+          {"answer_set", record.answer_set},
+          {"game", record.game},
+          {"source", record.source},
+          {"episodes", record.episodes},
+          {"normalized_score", number_or_null(record.normalized_score)},
+          {"error_kind", optional_text(record.error_kind)},
+          {"error", optional_text(error)},
+          {"steps", record.steps},
+          {"seconds", record.seconds},
+          {"cached", record.cached},
+          {"changed", changed}};
+}
+
+}  // namespace
+
+std::optional<std::int64_t> baseline_for(Store& store, const RunInfo& run, const Baseline& rule) {
+  switch (rule.kind) {
+    case Baseline::Kind::Run:
+      if (store.run(rule.run)) return rule.run;
+      spdlog::warn("{}: baseline run {} is not in {}; the report has no baseline", rule.place, rule.run, store.path());
+      return std::nullopt;
+    case Baseline::Kind::Pinned:
+      if (const auto pinned = store.pinned(run.name); pinned && *pinned != run.id) return pinned;
+      break;
+    case Baseline::Kind::Previous:
+      break;
+  }
+  return store.previous_finished(run.name, run.id);
+}
+
+json report_data(Store& store, std::int64_t id, std::optional<std::int64_t> baseline, int trend, double speed_tolerance) {
+  const RunRecords current = load_run(store, id);
+  const RunInfo& run = *current.run;
+  json data = {{"title", run.name}, {"run", run_header(run)}, {"baseline", nullptr}};
+
+  std::set<const StoredRecord*> changed;
+  json regressions = json::array();
+  std::optional<Comparison> comparison;
+  std::optional<RunRecords> base;
+  if (baseline) {
+    base = load_run(store, *baseline);
+    data["baseline"] = {{"id", base->run->id}, {"started_at", base->run->started_at}, {"version", base->run->version}};
+    comparison = compare_runs(*base, current, speed_tolerance);
+    for (const RecordChange& change : comparison->regressions) {
+      const StoredRecord& record = change.now != nullptr ? *change.now : *change.base;
+      regressions.push_back({{"kind", change.kind},
+                             {"id", record_id(record)},
+                             {"game", record.game},
+                             {"source", record.source},
+                             {"episodes", record.episodes},
+                             {"detail", change.detail}});
+      if (change.now != nullptr) changed.insert(change.now);
+    }
+    for (const RecordChange& change : comparison->answer_changes) changed.insert(change.now);
+    for (const SpeedChange& speed : comparison->speed) {
+      if (!speed.regression) continue;
+      regressions.push_back({{"kind", "speed"},
+                             {"id", "threads " + std::to_string(speed.threads)},
+                             {"game", nullptr},
+                             {"source", nullptr},
+                             {"episodes", nullptr},
+                             {"detail", million(speed.base_steps_per_second) + " -> " +
+                                            million(speed.new_steps_per_second) + " steps/s at " +
+                                            std::to_string(speed.threads) + " threads, beyond the " +
+                                            std::to_string(static_cast<int>(std::lround(100 * speed_tolerance))) +
+                                            "% tolerance"}});
+    }
+  }
+  data["regressions"] = regressions;
+  data["totals"] = {{"records", run.records},
+                    {"failed", run.failed},
+                    {"cached", run.cached},
+                    {"steps", run.grade_steps},
+                    {"seconds", run.grade_seconds},
+                    {"records_per_second", per_second(static_cast<double>(run.records), run.grade_seconds)}};
+
+  std::map<std::tuple<std::string, std::string, std::int64_t>, Group> groups;
+  std::map<std::pair<std::string, std::string>, json> distributions;
+  json records = json::array();
+  for (const StoredRecord& record : current.records) {
+    Group& group = groups[{record.game, record.source, record.episodes}];
+    ++group.records;
+    group.failed += record.error_kind ? 1 : 0;
+    if (std::isfinite(record.normalized_score)) {
+      group.score_sum += record.normalized_score;
+      ++group.scored;
+    }
+    if (!record.cached) {
+      group.steps += record.steps;
+      group.seconds += record.seconds;
+    }
+    json& scores = distributions[{record.game, record.source}];
+    if (scores.is_null()) scores = json::array();
+    if (std::isfinite(record.normalized_score)) scores.push_back(record.normalized_score);
+    records.push_back(record_json(record, changed.contains(&record)));
+  }
+  json group_rows = json::array();
+  for (const auto& [key, group] : groups) {
+    const auto& [game, source, episodes] = key;
+    json row = {{"game", game},
+                {"source", source},
+                {"episodes", episodes},
+                {"records", group.records},
+                {"failed", group.failed},
+                {"mean_score", group.scored > 0 ? number_or_null(group.score_sum / static_cast<double>(group.scored))
+                                                : json(nullptr)},
+                {"baseline_mean_score", nullptr},
+                {"steps_per_second", per_second(static_cast<double>(group.steps), group.seconds)}};
+    for (const GroupChange& change : comparison ? comparison->groups : std::vector<GroupChange>{}) {
+      if (change.game == game && change.source == source && change.episodes == episodes) {
+        row["baseline_mean_score"] = number_or_null(change.base_mean);
+      }
+    }
+    group_rows.push_back(row);
+  }
+  data["groups"] = group_rows;
+  json distribution_rows = json::array();
+  for (auto& [key, scores] : distributions) {
+    distribution_rows.push_back({{"game", key.first}, {"source", key.second}, {"scores", scores}});
+  }
+  data["distributions"] = distribution_rows;
+
+  // The last `trend` finished runs of this name up to this one (this one even if unfinished).
+  std::vector<RunInfo> history;
+  for (RunInfo& other : store.runs(run.name)) {
+    if (static_cast<int>(history.size()) == trend) break;
+    if (other.id == run.id || (other.id < run.id && other.status == "finished")) history.push_back(std::move(other));
+  }
+  json trend_rows = json::array();
+  for (auto it = history.rbegin(); it != history.rend(); ++it) {
+    json means = json::object();
+    for (const auto& [key, mean] : store.mean_scores(it->id)) means[key] = number_or_null(mean);
+    trend_rows.push_back({{"run_id", it->id},
+                          {"started_at", it->started_at},
+                          {"mean_scores", means},
+                          {"steps_per_second", per_second(static_cast<double>(it->grade_steps), it->grade_seconds)}});
+  }
+  data["trend"] = trend_rows;
+  json speed = json::array();
+  for (const SpeedRow& row : current.speed) {
+    speed.push_back({{"threads", row.threads}, {"steps_per_second", row.steps_per_second()}});
+  }
+  data["speed"] = speed;
+  data["records"] = records;
+  return data;
+}
+
+void write_report(Store& store, std::int64_t run, std::optional<std::int64_t> baseline, int trend,
+                  const std::string& path, const std::string& data_path) {
+  const json data = report_data(store, run, baseline, trend);
+  std::string html;
+  try {
+    html = render_report_html(data);
+  } catch (const std::invalid_argument& error) {
+    throw std::logic_error(std::string("the report data does not fit the renderer: ") + error.what());
+  }
+  if (!data_path.empty()) write_file(data_path, data.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  write_file(path, html);
+}
+
+}  // namespace weightspace::app

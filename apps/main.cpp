@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "apps/commands/commands.hpp"
-#include "apps/cli/files.hpp"
+#include "apps/cli/errors.hpp"
 #include "apps/cli/suggest.hpp"
 #include "apps/version.hpp"
 #include "policy/tanh.hpp"

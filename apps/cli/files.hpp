@@ -2,23 +2,12 @@
 #pragma once
 
 #include <filesystem>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "apps/cli/errors.hpp"
+
 namespace weightspace::app {
-
-// A failure the CLI reports as one line and a non-zero exit status.
-class CommandError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// A mistake in how the command was called: exit status 2, like CLI11's own parse errors.
-class UsageError : public CommandError {
- public:
-  using CommandError::CommandError;
-};
 
 // The whole file as bytes; "-" reads standard input. More than `limit` bytes, a folder or an
 // unreadable path is a CommandError saying which.

@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "apps/cli/files.hpp"
 #include "apps/report/report_html.hpp"
 #include "apps/sweep/compare.hpp"
 #include "apps/sweep/run_data.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "apps/cli/files.hpp"
+#include "apps/cli/errors.hpp"
 
 struct sqlite3;
 struct sqlite3_stmt;

@@ -63,6 +63,9 @@ std::string shard_file_name(const std::string& out, const ShardSpec& shard);
 // worth. Known before the answer is read, from what every shard sees of every record; a
 // function of the three fields a batch line also carries, so `merge` can recompute it.
 std::uint64_t record_work(const std::string& game, const std::string& source, std::int64_t episodes);
+inline std::uint64_t record_work(const GradeRequest& request) {
+  return record_work(request.game, request.source, request.episodes);
+}
 
 // Deals records to shards in input order, each to the shard with the least estimated work so
 // far (the lowest index on a tie). Every shard runs the same deal over the same records, so

@@ -12,8 +12,7 @@ ShardSelection::ShardSelection(std::optional<ShardSpec> shard)
     : shard_(std::move(shard)), balancer_(shard_ ? shard_->count : 1) {}
 
 bool ShardSelection::keep(const BatchRecord& record) {
-  const GradeRequest& request = record.request;
-  last_work_ = record_work(request.game, request.source, request.episodes);
+  last_work_ = record_work(record.request);
   total_work_ += last_work_;
   ++total_records_;
   fingerprint_.add(record);

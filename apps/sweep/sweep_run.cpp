@@ -6,12 +6,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <deque>
-#include <mutex>
 
 #include "apps/batch/batch_output.hpp"
 #include "apps/cli/progress.hpp"
 #include "apps/sweep/run_data.hpp"
+#include "apps/sweep/store_sink.hpp"
 #include "parser/numpy/apply_edits.hpp"
 
 namespace weightspace::app {
@@ -31,11 +30,6 @@ std::string describe(const BatchRecord& record) {
 }
 
 // What the sink needs of a record that the batch engine does not carry through.
-struct Tag {
-  std::string answer_set;
-  std::optional<std::string> input_sha256;
-};
-
 // Checks that the run's stored records are the config's first ones and puts their rollouts
 // back into the grader's cache; returns how many there are.
 std::uint64_t replay_stored(const SweepConfig& config, Store& store, std::int64_t run, SweepRecords& records,
@@ -155,49 +149,26 @@ PassSummary grade_main_pass(const SweepConfig& config, Store& store, std::int64_
     progress.resumed(summary.resumed);
   }
 
-  std::mutex tags_mutex;  // next() and the sink run on different pipeline stages
-  std::deque<Tag> tags;
+  StoreSink sink(store, run, summary.resumed);
   auto next = [&]() -> std::optional<BatchRecord> {
     std::optional<SweepRecords::Item> item = records.next();
     for (const std::string& key : records.take_unknown_keys()) {
       spdlog::warn("manifest key \"{}\" is not one weightspace reads; ignored", key);
     }
     if (!item) return std::nullopt;
-    Tag tag{item->answer_set, std::nullopt};
-    if (!item->record.error) tag.input_sha256 = sha256_hex(item->record.text);
-    const std::lock_guard lock(tags_mutex);
-    tags.push_back(std::move(tag));
+    std::optional<std::string> input_sha256;
+    if (!item->record.error) input_sha256 = sha256_hex(item->record.text);
+    sink.tag(item->answer_set, std::move(input_sha256));
     return std::move(item->record);
   };
-
-  std::vector<StoredRecord> pending;
-  std::int64_t pending_steps = 0;
-  Clock::time_point last_commit = Clock::now();
-  const Clock::time_point start = last_commit;
-  auto commit = [&] {
-    if (pending.empty()) return;
-    const Clock::time_point now = Clock::now();
-    store.add_records(run, pending, std::chrono::duration<double>(now - last_commit).count(), pending_steps);
-    last_commit = now;
-    pending.clear();
-    pending_steps = 0;
-  };
+  const Clock::time_point start = Clock::now();
   BatchSummary graded;
   try {
     graded = grader.run(next, [&](BatchResult&& result) {
-      Tag tag;
-      {
-        const std::lock_guard lock(tags_mutex);
-        tag = std::move(tags.front());
-        tags.pop_front();
-      }
       progress.record(result);
-      pending_steps += result.cached ? 0 : result.steps;
-      const auto seq = static_cast<std::int64_t>(summary.resumed + result.sequence);
-      pending.push_back(to_stored(result, seq, tag.answer_set, std::move(tag.input_sha256)));
-      if (pending.size() >= kCommitRecords || seconds_since(last_commit) >= kCommitSeconds) commit();
+      sink.write(summary.resumed + result.sequence + 1, result);
     }, &cancel);
-    commit();  // what was graded before a cancel is whole, so it is kept too
+    sink.finish();
   } catch (...) {
     progress.stop();
     throw;

@@ -12,8 +12,8 @@
 #include "apps/sweep/store.hpp"
 #include "apps/sweep/sweep_lock.hpp"
 #include "apps/sweep/sweep_run.hpp"
+#include "apps/cluster/merge_order.hpp"
 #include "apps/version.hpp"
-#include "engine/rollout_cache.hpp"
 #include "parser/numpy/apply_edits.hpp"
 
 namespace weightspace::app {
@@ -48,13 +48,6 @@ ShardMeta sweep_shard_meta(const SweepConfig& config, const ShardSpec& shard, co
     meta.total_work = selection.total_work();
   }
   return meta;
-}
-
-std::string sweep_rerun_hint(const std::string& name, std::int64_t index, std::int64_t count) {
-  const std::string i = std::to_string(index);
-  return "rerun it alone with --resume: weightspace sweep CONFIG (of sweep \"" + name + "\") --shard-index " + i +
-         " --shard-count " + std::to_string(count) + " --resume (Slurm: sbatch --array=" + i +
-         " --export=ALL,WEIGHTSPACE_SHARD_COUNT=" + std::to_string(count) + " ...)";
 }
 
 bool is_sqlite_file(const std::string& path) {
@@ -125,10 +118,9 @@ std::optional<std::int64_t> merged_before(Store& store, const RunInfo& run, cons
 
 }  // namespace
 
-std::int64_t merge_sweep_shards(const std::vector<std::pair<std::string, ShardMeta>>& shards, const std::string& out,
-                                bool quiet) {
+std::int64_t merge_sweep_shards(const std::vector<ShardOutput>& shards, const std::string& out, bool quiet) {
   std::vector<ShardRun> runs;
-  for (const auto& [path, meta] : shards) runs.push_back(read_shard_run(path, meta));
+  for (const ShardOutput& shard : shards) runs.push_back(read_shard_run(shard.path, shard.meta));
   const ShardRun& first = runs.front();
   for (const ShardRun& shard : runs) {
     if (shard.run.config_text != first.run.config_text) {  // the description's SHA-256 says so too
@@ -138,14 +130,13 @@ std::int64_t merge_sweep_shards(const std::vector<std::pair<std::string, ShardMe
 
   // In the one-process order: the deal replayed over each record's game, source and episodes.
   const std::uint64_t total = first.meta.total_records;
-  ShardBalancer deal(static_cast<std::int64_t>(runs.size()));
-  RolloutCache cache(first.meta.options.at("cache").get<std::size_t>());
+  MergeOrder order(static_cast<std::int64_t>(runs.size()), first.meta.options.at("cache").get<std::size_t>());
   std::vector<std::size_t> taken(runs.size(), 0);
   std::vector<StoredRecord> merged;
   merged.reserve(total);
   std::int64_t steps = 0;
   for (std::uint64_t position = 0; position < total; ++position) {
-    const auto index = static_cast<std::size_t>(deal.next_shard());
+    const std::size_t index = order.next_shard();
     ShardRun& shard = runs[index];
     if (taken[index] == shard.records.size()) {
       throw CommandError(shard.path + " holds " + std::to_string(shard.records.size()) +
@@ -153,11 +144,7 @@ std::int64_t merge_sweep_shards(const std::vector<std::pair<std::string, ShardMe
                          sweep_rerun_hint(shard.run.name, shard.meta.index, shard.meta.count));
     }
     StoredRecord record = std::move(shard.records[taken[index]++]);
-    const GradeRequest request = to_batch_result(record).record.request;
-    deal.assign(record_work(request.game, request.source, request.episodes));
-    // As one process decides it: the first record of a rollout key plays it, within the last
-    // `cache` distinct keys.
-    record.cached = record.weights_sha256 && cache.find_or_insert(cache.key(*record.weights_sha256, request)).second;
+    record.cached = order.take(to_batch_result(record).record.request, record.weights_sha256);
     record.seq = static_cast<std::int64_t>(position);
     steps += record.cached ? 0 : record.steps;
     merged.push_back(std::move(record));

@@ -2,13 +2,13 @@
 #pragma once
 
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "apps/cluster/shard.hpp"
 #include "apps/cluster/shard_meta.hpp"
+#include "apps/cluster/shard_set.hpp"
 #include "apps/sweep/config.hpp"
 
 namespace weightspace::app {
@@ -26,16 +26,12 @@ nlohmann::ordered_json sweep_shard_options(const SweepConfig& config);
 // run in the config's folder, as the sweep is.
 ShardMeta sweep_shard_meta(const SweepConfig& config, const ShardSpec& shard, const std::string& db, bool complete);
 
-// How to rerun one shard of the sweep named `name`.
-std::string sweep_rerun_hint(const std::string& name, std::int64_t index, std::int64_t count);
-
 // Whether `path` starts as an SQLite database does (a sweep shard, not batch JSONL).
 bool is_sqlite_file(const std::string& path);
 
 // Joins the shards' runs, given in shard order and checked by `merge` (each once, all finished,
 // one sweep), into one new finished run of `out` (created when missing): the records in the
 // one-process order with `cached` decided again as one process decides it. Returns the run.
-std::int64_t merge_sweep_shards(const std::vector<std::pair<std::string, ShardMeta>>& shards, const std::string& out,
-                                bool quiet);
+std::int64_t merge_sweep_shards(const std::vector<ShardOutput>& shards, const std::string& out, bool quiet);
 
 }  // namespace weightspace::app

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "apps/batch/sinks.hpp"
+
+#include <filesystem>
+#include <system_error>
+
+#include "apps/batch/batch_output.hpp"
+#include "engine/reward.hpp"
+
+namespace weightspace::app {
+
+namespace {
+
+constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
+
+std::string temporary_of(const std::string& path) { return path + ".merging"; }
+
+}  // namespace
+
+ResultFile::ResultFile(std::string path, Mode mode) : path_(std::move(path)), mode_(mode) {
+  const std::string& target = mode_ == Mode::Whole ? temporary_of(path_) : path_;
+  file_.emplace(target, mode_ == Mode::Append ? OutputFile::Mode::Append : OutputFile::Mode::Truncate);
+}
+
+ResultFile::~ResultFile() {
+  if (mode_ != Mode::Whole || committed_) return;
+  file_.reset();
+  std::error_code ignored;
+  std::filesystem::remove(temporary_of(path_), ignored);
+}
+
+void ResultFile::write(std::string_view text) {
+  if (mode_ == Mode::Truncate || mode_ == Mode::Append) {
+    file_->write(text);
+    return;
+  }
+  buffer_ += text;
+  if (buffer_.size() >= kBufferBytes) flush();
+}
+
+void ResultFile::flush() {
+  file_->write(buffer_);
+  buffer_.clear();
+}
+
+void ResultFile::commit() {
+  if (mode_ != Mode::Buffered && mode_ != Mode::Whole) return;
+  flush();
+  if (mode_ != Mode::Whole) return;
+  file_.reset();
+  std::error_code error;
+  std::filesystem::rename(temporary_of(path_), path_, error);
+  if (error) throw CommandError("cannot write " + path_ + ": " + error.message());
+  committed_ = true;
+}
+
+void JsonlSink::write(std::uint64_t, const BatchResult& result) { file_.write(batch_line(result, timings_) + "\n"); }
+
+CsvSink::CsvSink(const std::string& path, ResultFile::Mode mode, bool timings) : file_(path, mode), timings_(timings) {
+  file_.write(csv_header(timings_));
+}
+
+void CsvSink::write(std::uint64_t, const BatchResult& result) { file_.write(csv_row(result, timings_)); }
+
+RewardFilesSink::RewardFilesSink(std::string folder) : folder_(std::move(folder)) {
+  std::error_code error;
+  std::filesystem::create_directories(folder_, error);
+  if (error) throw CommandError("cannot create " + folder_ + ": " + error.message());
+}
+
+void RewardFilesSink::write(std::uint64_t line, const BatchResult& result) {
+  write_file(std::filesystem::path(folder_) / reward_file_name(line, result), reward_json(result.reward));
+}
+
+void RewardFilesSink::replay(std::uint64_t line, const BatchResult& result) {
+  std::error_code error;
+  if (std::filesystem::is_regular_file(std::filesystem::path(folder_) / reward_file_name(line, result), error)) return;
+  write(line, result);
+}
+
+void ResultSinks::write(const BatchResult& result) {
+  ++lines_;
+  for (const auto& sink : sinks_) sink->write(lines_, result);
+}
+
+void ResultSinks::replay(const BatchResult& result) {
+  ++lines_;
+  for (const auto& sink : sinks_) sink->replay(lines_, result);
+}
+
+void ResultSinks::finish() {
+  for (auto sink = sinks_.rbegin(); sink != sinks_.rend(); ++sink) (*sink)->finish();
+}
+
+}  // namespace weightspace::app

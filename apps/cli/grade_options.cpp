@@ -38,7 +38,8 @@ std::int64_t parse_episodes(const std::string& name, const std::string& text) {
 void RunFlags::add_options(CLI::App& command) {
   command.add_option("--threads", threads, "Worker threads (0 = all cores); never changes the result")
       ->check(CLI::Range(0, kMaxThreads));
-  command.add_option("--batch", batch, "Episodes stepped in lockstep per thread; never changes the result")
+  command.add_option("--lockstep,--batch", lockstep,
+                     "Episodes stepped in lockstep per thread (--batch: its older name); never changes the result")
       ->check(CLI::Range(1, 4096));
   command.add_option("--episodes-out", episodes_out, "Write one JSON line per episode: index, score, length");
   command.add_flag("--diagnostics", diagnostics,
@@ -57,7 +58,7 @@ void warn_if_unknown_game(const GradeRequest& request) {
 
 Grade grade_and_report(GradeRequest request, const std::string& answer, const RunFlags& flags) {
   request.run.threads = flags.threads;
-  request.run.batch = flags.batch;
+  request.run.batch = flags.lockstep;
   request.run.track_margins = flags.diagnostics;
   const auto start = std::chrono::steady_clock::now();
   Grade result = grade(request, answer);

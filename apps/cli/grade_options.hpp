@@ -24,7 +24,7 @@ BigInt parse_python_int(const std::string& name, const std::string& text);
 // Options shared by `grade` and `verify`: how to run, and what to report besides the reward.
 struct RunFlags {
   int threads = 0;
-  int batch = 32;
+  int lockstep = 32;  // episodes stepped together per thread (--lockstep)
   bool diagnostics = false;
   std::string episodes_out;
 

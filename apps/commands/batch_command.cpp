@@ -22,7 +22,8 @@ void add_batch_command(CLI::App& app) {
   command->add_option("--episodes", options->episodes, "Episodes per grade, read as Python's int() (the grader's default is 1000)");
   command->add_option("--threads", options->threads, "Worker threads (0 = all cores); never changes a result")
       ->check(CLI::Range(0, kMaxThreads));
-  command->add_option("--batch", options->lockstep, "Episodes stepped in lockstep per thread; never changes a result")
+  command->add_option("--lockstep,--batch", options->lockstep,
+                      "Episodes stepped in lockstep per thread (--batch: its older name); never changes a result")
       ->check(CLI::Range(1, 4096));
   command->add_option("--cache", options->cache, "Distinct rollouts remembered for identical weights (0 = off)")
       ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 20));

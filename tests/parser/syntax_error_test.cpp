@@ -92,6 +92,24 @@ TEST(PegenErrors, MemoFromExpressionWithoutInvalid) {
   check("foo _[*x[1:=1]]\n", "invalid syntax", 5);
 }
 
+// While the tokenizer stands on the error's line, pegen converts the byte column to characters
+// with its buffer, which a string running over lines keeps at that string's first line: the
+// column's bytes are counted from there (CPython 3.11.2's offsets).
+TEST(PegenErrors, ColumnCountedInTheTokenizersBuffer) {
+  const auto check = [](std::string_view body, int line, int column) {
+    const Raised error = raised(body);
+    EXPECT_EQ(error.kind, "SyntaxError") << body;
+    EXPECT_EQ(error.line, line) << body;
+    EXPECT_EQ(error.column, column) << body;
+  };
+  check("x = '''\u00e9\n\\N{x}'''\n", 2, 8);  // was 9
+  check("x = b'''\n\u00e9'''\n", 2, 6);  // was 5
+  check("x = '''\u00e9\nb''' '''\n\u00e9\n\\N{y}'''\n", 4, 8);
+  check("x = '''\u00e9\nb''' b'\u00e9'\n", 2, 10);
+  // The tokenizer past the error's line: that line alone.
+  check("x = ('''\u00e9\n\\N{x}'''\n)\n", 3, 1);
+}
+
 TEST(PegenErrors, ParserStackThresholds) {
   // pegen's MAXSTACK (6000 rule calls) is reached at exactly these depths on 3.11.2; one level
   // less parses and only then fails the ast depth check (RecursionError).

@@ -77,18 +77,37 @@ std::vector<std::string_view> game_names(std::string_view source) {
   return names;
 }
 
+// The modules of a game package: its games and its own `__init__`, which import_module also
+// finds as a plain module (`__init__.x`: "'...__init__' is not a package").
+std::vector<std::string_view> package_modules(std::string_view source) {
+  std::vector<std::string_view> names = game_names(source);
+  names.push_back("__init__");
+  return names;
+}
+
 // What the grader raises for a game weightspace does not have: MinAtar's Environment (original)
 // or verify.synth_environment_class imports the game's module by name.
 EditError import_game_error(const GradeRequest& request) {
+  if (request.game == "__init__") {
+    // The import succeeds: the package's __init__.py again, as a module with no game in it.
+    // MinAtar's Environment then reads its `Env`, an AttributeError grade_answer does not
+    // catch (the grader dies; weightspace reports it as a failed grade), and verify's synth
+    // class check finds no `...Environment` class, a ValueError it does catch.
+    if (request.source == "original") {
+      return EditError("AttributeError", "module 'minatar.environments.__init__' has no attribute 'Env'");
+    }
+    return EditError("ValueError", "expected one environment class for __init__, found 0");
+  }
   if (request.source == "original") {
-    return EditError("ModuleNotFoundError", import_error("minatar.environments", request.game, game_names("original")));
+    return EditError("ModuleNotFoundError",
+                     import_error("minatar.environments", request.game, package_modules("original")));
   }
   if (request.source != "synth" && with_game("synth", request.game, [](const auto&) {})) {
     // verify.py would play the synth game with the original observation; nothing weightspace has.
     return EditError("ModuleNotFoundError", "weightspace plays the synth games only with source 'synth', not " +
                                                 python_repr_of_bytes_as_str(request.source));
   }
-  return EditError("ModuleNotFoundError", import_error("minatar_synth.games", request.game, game_names("synth")));
+  return EditError("ModuleNotFoundError", import_error("minatar_synth.games", request.game, package_modules("synth")));
 }
 
 // verify.score_cap for a game weightspace does not have; grade_answer gets there when

@@ -133,14 +133,18 @@ class Parser {
       throw;
     }
   }
-  // pegen memoises `expression`, `disjunction` and `arguments` whether or not the invalid_*
-  // rules are on: once parsed at a position inside expression_without_invalid, a later parse
-  // there with the rules on gets that result back, with no specialised error from anywhere
-  // inside it. Records such a parse, or tells whether this one must repeat it (rules off).
-  enum class Memoised : std::uint8_t { Expression, Disjunction, Arguments };
+  // pegen memoises `expression`, `disjunction`, `arguments` and the left-recursive
+  // `bitwise_or` whether or not the invalid_* rules are on: once parsed at a position inside
+  // expression_without_invalid, a later parse there with the rules on gets that result back,
+  // with no specialised error from anywhere inside it. Records such a parse, or tells whether
+  // this one must repeat it (rules off).
+  enum class Memoised : std::uint8_t { Expression, Disjunction, Arguments, BitwiseOr };
   bool reuse_without_invalid(Memoised rule) {
-    // bits 3 and 4, and 25 (bits 5 to 24 are unless_failed_before's)
-    const std::uint32_t flag = 1U << (rule == Memoised::Arguments ? 25 : 3 + static_cast<int>(rule));
+    // bits 3 and 4, then 25 and 26 (bits 5 to 24 are unless_failed_before's)
+    const int bit = rule == Memoised::Arguments   ? 25
+                    : rule == Memoised::BitwiseOr ? 26
+                                                  : 3 + static_cast<int>(rule);
+    const std::uint32_t flag = 1U << bit;
     if (!second_pass_) {
       memo_.test_and_set(position_, flag);
       return false;
@@ -273,6 +277,7 @@ class Parser {
   NodeIndex star_expressions_as_targets();
   void raise_held_legacy_error(std::size_t from, std::size_t to);
   void invalid_named_expression_checks(const Mark& start, NodeIndex value);
+  void invalid_named_expression_display(const Mark& start);
 
   // --- primaries and atoms (parser_atoms.cpp, parser_calls.cpp, parser_strings.cpp) ---
   NodeIndex primary();

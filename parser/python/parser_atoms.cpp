@@ -71,6 +71,31 @@ NodeIndex Parser::display(NodeIndex (Parser::*parse)()) {
   }
 }
 
+// A name or number standing alone (`W1[3, 4] = 0.5` has three) needs none of the sixteen
+// precedence levels; building its node directly is the same result, several times faster.
+NodeIndex Parser::simple_atom_fast_path() {
+  const Token& token = next_token();
+  const bool plain_name = token.kind == TokenKind::Name && token.keyword() == Keyword::None;
+  if (!plain_name && token.kind != TokenKind::Number) return kNoNode;
+  switch (peek(1).kind) {
+    case TokenKind::Newline: break;
+    case TokenKind::Operator:
+      switch (peek(1).op()) {
+        case Op::Comma:
+        case Op::RightParen:
+        case Op::RightBracket:
+        case Op::RightBrace:
+        case Op::Colon:
+        case Op::Equal:
+        case Op::Semicolon: break;
+        default: return kNoNode;
+      }
+      break;
+    default: return kNoNode;
+  }
+  return plain_name ? name_node(consume()) : number();
+}
+
 NodeIndex Parser::atom() {
   LevelGuard guard(*this, 1);
   const Token token = next_token();

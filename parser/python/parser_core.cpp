@@ -178,10 +178,27 @@ int Parser::character_column(int line, int byte_column) const {
       }
     }
   }
-  std::uint32_t end = line_start + static_cast<std::uint32_t>(byte_column);
-  end = std::min<std::uint32_t>(end, static_cast<std::uint32_t>(source_.size()));
-  // The byte at the column counts even if it starts a multi-byte character.
-  return static_cast<int>(count_code_points(source_.substr(line_start, end - line_start))) + 1;
+  // pegen decodes the first byte_column + 1 bytes of the line it has (the byte at the column
+  // counts even if it starts a multi-byte character). While the tokenizer still stands on the
+  // error's line, that is its buffer, which starts where it last read a line outside a token:
+  // after a string running over lines, at that string's first line (`x = b"""\né"""`: CPython
+  // counts the column's bytes from `x`).
+  std::uint32_t buffer = line_start;
+  const Tokenizer& furthest = second_pass_is_further() ? tokenizer_ : *first_pass_tokenizer_;
+  if (furthest.line_start() == line_start) {
+    for (std::size_t index = tokens_.size(); index-- > 0;) {
+      const Token& token = tokens_[index];
+      if (token.end <= buffer) break;
+      if (token.kind == TokenKind::String && token.start < buffer && token.column >= 0) {
+        buffer = token.start - static_cast<std::uint32_t>(token.column);
+      }
+    }
+  }
+  const auto size = static_cast<std::uint32_t>(source_.size());
+  const std::uint32_t end = buffer + static_cast<std::uint32_t>(byte_column) + 1;
+  // Past the end, the terminating NUL is the one more byte decoded.
+  if (end > size) return static_cast<int>(count_code_points(source_.substr(buffer, size - buffer))) + 1;
+  return static_cast<int>(count_code_points(source_.substr(buffer, end - buffer)));
 }
 
 }  // namespace weightspace::python

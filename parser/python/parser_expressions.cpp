@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Expressions (Grammar/python.gram, "EXPRESSIONS"): one function per precedence level, binary
 // operators by precedence climbing. Each function charges the rule calls pegen makes for it,
-// so deep nesting hits the MemoryError limit where CPython does (see kMaxParserLevel).
+// so deep nesting hits the MemoryError limit where CPython does (see kMaxParserLevel). The
+// standalone-atom fast path is in parser_atoms.cpp, lambda in parser_parameters.cpp.
 #include <algorithm>
 #include <utility>
 
@@ -147,35 +148,16 @@ NodeIndex Parser::named_expression() {
     return make_node(NodeKind::NamedExpr, name, children);
   }
   const Mark start = mark();
-  const NodeIndex value = expression();
+  NodeIndex value = kNoNode;
+  try {
+    value = expression();
+  } catch (const SyntaxFailure&) {
+    if (second_pass_) invalid_named_expression_display(start);
+    throw;
+  }
   if (second_pass_) invalid_named_expression_checks(start, value);
   if (at(Op::ColonEqual)) fail();
   return value;
-}
-
-// A name or number standing alone (`W1[3, 4] = 0.5` has three) needs none of the sixteen
-// precedence levels; building its node directly is the same result, several times faster.
-NodeIndex Parser::simple_atom_fast_path() {
-  const Token& token = next_token();
-  const bool plain_name = token.kind == TokenKind::Name && token.keyword() == Keyword::None;
-  if (!plain_name && token.kind != TokenKind::Number) return kNoNode;
-  switch (peek(1).kind) {
-    case TokenKind::Newline: break;
-    case TokenKind::Operator:
-      switch (peek(1).op()) {
-        case Op::Comma:
-        case Op::RightParen:
-        case Op::RightBracket:
-        case Op::RightBrace:
-        case Op::Colon:
-        case Op::Equal:
-        case Op::Semicolon: break;
-        default: return kNoNode;
-      }
-      break;
-    default: return kNoNode;
-  }
-  return plain_name ? name_node(consume()) : number();
 }
 
 NodeIndex Parser::expression() {
@@ -336,6 +318,14 @@ NodeIndex Parser::comparison() {
 }
 
 NodeIndex Parser::bitwise_or() {
+  // `print _[*x[1:=1]]`: invalid_expression reads `_[...]` without the invalid_* rules, its
+  // starred slice's `x[1:=1]` among it; invalid_legacy_expression's second read of the list
+  // `[*x[1:=1]]` gets `*` bitwise_or's memoised `x` back, so no walrus error, and `print` is
+  // the message.
+  if (error_pass_ && reuse_without_invalid(Memoised::BitwiseOr)) {
+    const InvalidRulesOff off(*this);
+    return bitwise_or();
+  }
   LevelGuard guard(*this, 12);  // bitwise_or .. term, each a rule plus its left-recursion loop
   return binary(1);
 }
@@ -400,16 +390,6 @@ NodeIndex Parser::yield_expression() {
   if (!can_start_expression(true)) return make_node(NodeKind::Yield, keyword, {});
   const NodeIndex value = star_expressions();
   return make_node(NodeKind::Yield, keyword, {&value, 1});
-}
-
-NodeIndex Parser::lambda_expression() {
-  LevelGuard guard(*this, 1);
-  const Token keyword = consume();
-  int arguments = 1;  // an empty arguments object still counts
-  if (!at(Op::Colon)) arguments = parameters(true);
-  expect(Op::Colon);
-  const NodeIndex body = expression();
-  return make_node(NodeKind::Lambda, keyword, {&body, 1}, 0, arguments);
 }
 
 }  // namespace weightspace::python

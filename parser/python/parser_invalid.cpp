@@ -154,6 +154,37 @@ void Parser::invalid_named_expression_checks(const Mark& start, NodeIndex value)
   reset(after);
 }
 
+// invalid_named_expression's last alternative starts `!(list|tuple|genexp|'True'|'None'|'False')`,
+// which, where `expression` failed at a bracket, parses the display with the invalid_* rules
+// on. That finds something new only where the failure is pegen's memo of a parse without the
+// rules (expression_without_invalid's `disjunction` there): in `a, b C(x=1, 2)` the call's
+// failed arguments, read as the tuple `(x=1, 2)`, give `x=1` its "Maybe you meant '=='".
+// Only the elements' own errors can come out (no invalid_group: `(*x)` is no tuple).
+void Parser::invalid_named_expression_display(const Mark& start) {
+  reset(start);
+  const Op open = next_token().op();
+  if ((open != Op::LeftParen && open != Op::LeftBracket) ||
+      !reuse_without_invalid(Memoised::Disjunction) || already_checked(start, 1)) {
+    reset(start);
+    return;
+  }
+  const Op close = open == Op::LeftParen ? Op::RightParen : Op::RightBracket;
+  try {
+    LevelGuard guard(*this, 2);
+    consume();
+    if (!at(close)) {
+      star_named_expression();
+      if (open == Op::LeftParen && !at(Op::Comma)) {
+        if (at_comprehension()) comprehension_clauses();  // genexp, after the tuple
+        fail();
+      }
+      while (accept(Op::Comma) && !at(close)) star_named_expression();
+    }
+  } catch (const SyntaxFailure&) {
+  }
+  reset(start);
+}
+
 // invalid_comprehension at a bracket. The second pass tries it where a display fails (listcomp,
 // setcomp and genexp end with it) and after every primary, whose left recursion tries
 // `primary genexp`: `x [*a for a in b]`, `1 {a, b for a, b in c}` and the errors inside

@@ -146,4 +146,14 @@ void Parser::parenthesized_parameters(bool lambda, const Token& open) {
   reset(start);
 }
 
+NodeIndex Parser::lambda_expression() {
+  LevelGuard guard(*this, 1);
+  const Token keyword = consume();
+  int arguments = 1;  // an empty arguments object still counts
+  if (!at(Op::Colon)) arguments = parameters(true);
+  expect(Op::Colon);
+  const NodeIndex body = expression();
+  return make_node(NodeKind::Lambda, keyword, {&body, 1}, 0, arguments);
+}
+
 }  // namespace weightspace::python

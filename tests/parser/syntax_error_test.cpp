@@ -56,6 +56,60 @@ TEST(PegenErrors, SecondPassFollowsPegenAlternativesAndMemo) {
   check(prints + " if\n", "Missing parentheses in call to 'print'. Did you mean print(...)?", 256);
 }
 
+// pegen memoises rules whether or not the invalid_* rules are on. What expression_without_invalid
+// parsed is handed back, unchecked, to a later parse with the rules on at the same token; a
+// token it did not start a rule at is parsed afresh, with the rules on.
+TEST(PegenErrors, MemoFromExpressionWithoutInvalid) {
+  const auto check = [](std::string_view body, std::string_view message, int column) {
+    const Raised error = raised(body);
+    EXPECT_EQ(error.kind, "SyntaxError") << body;
+    EXPECT_EQ(error.message, std::string(message) + " (<unknown>, line 1)") << body;
+    EXPECT_EQ(error.column, column) << body;
+  };
+  const std::string maybe_equal = "invalid syntax. Maybe you meant '==' or ':=' instead of '='?";
+  const std::string legacy_print = "Missing parentheses in call to 'print'. Did you mean print(...)?";
+  // invalid_assignment's `star_named_expression ',' star_named_expressions*` gets the memoised
+  // `C` (its call failed without the rules), then reads `(x=1, 2)` as a tuple, with them.
+  check("a, b C(x=1, 2)\n", maybe_equal, 8);
+  check("a, b 1 (x=1, 2)\n", maybe_equal, 9);
+  check("a, b C (x=1, 2) = 3\n", maybe_equal, 9);
+  check("a, b C[x=1]\n", maybe_equal, 8);
+  check("a, b C(x=1 2)\n", maybe_equal, 8);
+  check("a, b C(*x, 2, y=1, 3)\n", maybe_equal, 15);
+  // A call that parses is memoised whole; no group is read (`(*x)` is no tuple).
+  check("a, b C(x=1)\n", "invalid syntax", 6);
+  check("a, b C(*x)\n", "invalid syntax", 6);
+  check("a, b C(**x, 2)\n", "invalid syntax", 6);
+  check("a b C(x=1, 2)\n", "invalid syntax", 3);
+  check("x = a, b C(x=1, 2)\n", "invalid syntax", 10);
+  // `*` bitwise_or in the list `[*x[1:=1]]` gets the memoised `x`: no walrus error inside, so
+  // the legacy print is the message; a slice read afresh still has it.
+  check("print _[*x[1:=1]]\n", legacy_print, 1);
+  check("print _[x[1:=1]]\n", legacy_print, 1);
+  check("print _[*x[1:=1]] = 1\n", legacy_print, 1);
+  check("f(print _[*x[1:=1]])\n", legacy_print, 3);
+  check("print _[1:=1]\n", "cannot use assignment expressions with literal", 9);
+  check("foo _[*x[1:=1]]\n", "invalid syntax", 5);
+}
+
+// While the tokenizer stands on the error's line, pegen converts the byte column to characters
+// with its buffer, which a string running over lines keeps at that string's first line: the
+// column's bytes are counted from there (CPython 3.11.2's offsets).
+TEST(PegenErrors, ColumnCountedInTheTokenizersBuffer) {
+  const auto check = [](std::string_view body, int line, int column) {
+    const Raised error = raised(body);
+    EXPECT_EQ(error.kind, "SyntaxError") << body;
+    EXPECT_EQ(error.line, line) << body;
+    EXPECT_EQ(error.column, column) << body;
+  };
+  check("x = '''\u00e9\n\\N{x}'''\n", 2, 8);  // was 9
+  check("x = b'''\n\u00e9'''\n", 2, 6);  // was 5
+  check("x = '''\u00e9\nb''' '''\n\u00e9\n\\N{y}'''\n", 4, 8);
+  check("x = '''\u00e9\nb''' b'\u00e9'\n", 2, 10);
+  // The tokenizer past the error's line: that line alone.
+  check("x = ('''\u00e9\n\\N{x}'''\n)\n", 3, 1);
+}
+
 TEST(PegenErrors, ParserStackThresholds) {
   // pegen's MAXSTACK (6000 rule calls) is reached at exactly these depths on 3.11.2; one level
   // less parses and only then fails the ast depth check (RecursionError).

@@ -6,10 +6,11 @@
 MinAtar is not needed: for an unknown game the grader only imports the game's module by name,
 so the script builds stand-in packages with the real ones' module names (MinAtar 1.0.15's
 minatar.environments: asterix, breakout, freeway, seaquest, space_invaders, and their
-__init__; minatar_synth.games with weightspace's bundled synth games) and the one line that
-matters, Environment's `import_module('minatar.environments.' + env_name)`. The real
+__init__; minatar_synth.games with weightspace's bundled synth games) and the two lines that
+matter, Environment's `import_module('minatar.environments.' + env_name)` and its `.Env`. The real
 verify.py (../shared/seed) then grades a valid answer; OUTPUT holds each case with the
-exception's class and the exact reward.json text verify.main would write.
+exception's class and the exact reward.json text verify.main would write, or, where the grader
+itself dies (`__init__`'s missing `Env`), null and the exception's text in "grader_crash".
 """
 import json
 import sys
@@ -32,6 +33,12 @@ CASES = [
     ("synth", "breakout.x", 2), ("synth", "a.b", 2), ("synth", "", 2), ("synth", "it's", 2),
     ("original", "pong", 0), ("original", "pong", -5), ("original", "it's", 0), ("original", "a.b", 0),
     ("original", "", 0), ("original", "\u00e9\x01", -1), ("synth", "pong", 0), ("synth", "asterix.x", -3),
+    # The packages' own __init__ imports as a module with no game in it: MinAtar's missing
+    # `Env` (an AttributeError the grader does not catch: recorded as its crash), synth's class
+    # check; below it, nothing is a package.
+    ("original", "__init__", 1), ("original", "__init__", 0), ("synth", "__init__", 2), ("synth", "__init__", 0),
+    ("synth", "__init__", -1), ("original", "__init__.x", 1), ("synth", "__init__.asterix", 1),
+    ("original", "__init__.", 1),
 ]
 
 
@@ -44,14 +51,16 @@ def build_packages(root: Path) -> None:
         "class Environment:\n"
         "    def __init__(self, env_name, sticky_action_prob=0.1, difficulty_ramping=True):\n"
         "        env_module = import_module('minatar.environments.' + env_name)\n"
-        "        raise RuntimeError('a stand-in cannot play ' + env_module.__name__)\n")
+        "        self.env = env_module.Env(ramping=difficulty_ramping)\n")
     (environments / "__init__.py").write_text("")
     games = root / "minatar_synth" / "games"
     games.mkdir(parents=True)
     (root / "minatar_synth" / "__init__.py").write_text("")
     (games / "__init__.py").write_text("")
+    # A game's Env (MinAtar's next step after the import) stops the recording.
+    stand_in = "def Env(ramping):\n    raise RuntimeError('a stand-in cannot play ' + __name__)\n"
     for game in GAMES:
-        (environments / f"{game}.py").write_text("")
+        (environments / f"{game}.py").write_text(stand_in)
         (games / f"{game}.py").write_text("")
 
 
@@ -70,6 +79,10 @@ def main() -> None:
                 score, metadata = verify.grade_answer(game, source, ANSWER, episodes)
             except RuntimeError as error:  # the stand-in Environment was reached
                 sys.exit(f"{source}/{game!r}: the grader got past the import: {error}")
+            except Exception as error:  # noqa: BLE001 - the grader itself dies: no reward.json
+                cases.append({"source": source, "game": game, "episodes": episodes, "error_type": type(error).__name__,
+                              "expected_reward_json": None, "grader_crash": str(error)})
+                continue
             error_type = None
             try:
                 if episodes > 0:

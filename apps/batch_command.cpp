@@ -213,7 +213,7 @@ void run_batch(const Options& given) {
 
   BatchOptions batch_options;
   batch_options.run.threads = options.threads;
-  batch_options.run.batch = options.batch;
+  batch_options.run.lockstep = options.batch;
   batch_options.cache_entries = options.cache;
   BatchGrader grader(batch_options);
 

@@ -57,7 +57,7 @@ void warn_if_unknown_game(const GradeRequest& request) {
 
 Grade grade_and_report(GradeRequest request, const std::string& answer, const RunFlags& flags) {
   request.run.threads = flags.threads;
-  request.run.batch = flags.batch;
+  request.run.lockstep = flags.batch;
   request.run.track_margins = flags.diagnostics;
   const auto start = std::chrono::steady_clock::now();
   Grade result = grade(request, answer);

@@ -151,7 +151,7 @@ struct BatchGrader::State {
 
 BatchGrader::BatchGrader(BatchOptions options) : state_(std::make_unique<State>(options)) {
   if (options.run.threads < 0) throw std::invalid_argument("thread count must not be negative");
-  if (options.run.batch < 1) throw std::invalid_argument("batch size must be at least 1");
+  if (options.run.lockstep < 1) throw std::invalid_argument("lockstep width must be at least 1");
   if (options.window < 0) throw std::invalid_argument("window must not be negative");
 }
 

@@ -239,7 +239,7 @@ concept WritesObservation = requires(const G& game, ActiveInputs& out) { game.wr
 
 // MinAtar's freeway and seaquest can raise while building their state (see their paint), and
 // the grader crashes there. A policy that ignores the observation still needs that error at
-// the same step, so the engine (engine/batch.hpp) skips observing only for a game that
+// the same step, so the engine (engine/lockstep.hpp) skips observing only for a game that
 // declares `static constexpr bool observation_never_raises = true;`, and for the others
 // calls check_observation.
 template <Game G>

@@ -128,7 +128,7 @@ TEST(BatchGrader, ResultsDoNotDependOnThreadsBatchWindowOrCache) {
         for (const std::size_t cache : {std::size_t{0}, std::size_t{3}, std::size_t{4096}}) {
           BatchOptions options;
           options.run.threads = threads;
-          options.run.batch = batch;
+          options.run.lockstep = batch;
           options.window = window;
           options.cache_entries = cache;
           const std::vector<Outcome> outcomes = run_all(records, options);

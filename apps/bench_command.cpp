@@ -28,7 +28,7 @@
 #include "apps/grade_options.hpp"
 #include "apps/weights_json.hpp"
 #include "engine/grade.hpp"
-#include "engine/weight_profiles.hpp"
+#include "bench/weight_profiles.hpp"
 #include "games/registry.hpp"
 #include "policy/tanh.hpp"
 

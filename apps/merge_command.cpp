@@ -19,7 +19,7 @@
 #include "apps/shard_meta.hpp"
 #include "apps/sweep/sweep_shard.hpp"
 #include "apps/version.hpp"
-#include "engine/reward.hpp"
+#include <weightspace/reward.hpp>
 #include "engine/rollout_cache.hpp"
 
 namespace weightspace::app {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/batch_grader.hpp"
+#include <weightspace/batch_grader.hpp>
 
 #include <oneapi/tbb/parallel_pipeline.h>
 
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/arena.hpp"
+#include "engine/grade.hpp"
 #include "engine/rollout_cache.hpp"
 #include "parser/numpy/apply_edits.hpp"
 #include "parser/trajectory.hpp"

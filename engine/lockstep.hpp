@@ -7,6 +7,8 @@
 #include <span>
 #include <vector>
 
+#include <weightspace/run_options.hpp>
+
 #include "engine/episode.hpp"
 #include "engine/policy_memo.hpp"
 #include "policy/policy.hpp"
@@ -45,17 +47,6 @@ class EpisodeQueue {
   std::int64_t count_;
   std::int64_t divisor_;
   const std::atomic<bool>* cancel_;
-};
-
-// Whether Lockstep::run consults a PolicyMemo. automatic: while its hit rate pays (below).
-enum class PolicyMemoUse { automatic, always, never };
-
-// What the memo did in one run (summed over the threads of a grade).
-struct PolicyMemoStats {
-  std::int64_t lookups = 0;  // steps whose action came through the memo
-  std::int64_t hits = 0;     // of those, the steps that found their observation stored
-  std::int64_t entries = 0;  // restricted observations stored (the largest of the threads')
-  std::int64_t runs_without = 0;  // runs that went without it (turned off, or never used)
 };
 
 // B episodes of one game stepped in lockstep: one batched forward pass of the Policy over the

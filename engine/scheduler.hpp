@@ -12,27 +12,12 @@
 #include <span>
 #include <stdexcept>
 
+#include <weightspace/run_options.hpp>
+
 #include "engine/arena.hpp"
 #include "engine/lockstep.hpp"
 
 namespace weightspace {
-
-struct RunOptions {
-  int threads = 0;     // 0: every core oneTBB sees
-  // Episodes stepped in lockstep per thread. 32 rather than 64: the slots' generators (5 KB
-  // per episode) then take half the cache, one-thread grades ran 0-3% faster, and the two
-  // threads' last batches end closer together (docs/performance.md).
-  int lockstep = 32;
-  bool track_margins = false;
-  // Once *cancel is true no further episode starts (those playing finish, a few ms at most) and
-  // the rollout reports the interruption instead of a score. For Ctrl-C in the Python module.
-  const std::atomic<bool>* cancel = nullptr;
-  // The exact memo of the policy (engine/policy_memo.hpp); `always` and `never` are for tests
-  // and benchmarks: no choice changes a result.
-  PolicyMemoUse memo = PolicyMemoUse::automatic;
-  // When set, receives what the memo did (bench, hit rates).
-  PolicyMemoStats* memo_stats = nullptr;
-};
 
 // This thread's Lockstep<G> of `slots` slots, kept between runs: a grader of many answers
 // grades in a loop, and a Lockstep is 100-300 KB that would otherwise be allocated and

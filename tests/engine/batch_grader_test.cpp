@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // BatchGrader: every record's reward is grade()'s, byte for byte, in input order, whatever the
 // threads, lockstep batch, window and cache; cached records equal fresh grades.
-#include "engine/batch_grader.hpp"
+#include <weightspace/batch_grader.hpp>
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
-#include "engine/reward.hpp"
+#include <weightspace/reward.hpp>
 #include "parser/trajectory.hpp"
 #include "support/golden.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "parser/python/parser.hpp"
-#include "parser/python/utf8.hpp"
+#include "parser/utf8.hpp"
 
 namespace weightspace::python {
 namespace {
@@ -181,7 +181,7 @@ int Parser::character_column(int line, int byte_column) const {
   std::uint32_t end = line_start + static_cast<std::uint32_t>(byte_column);
   end = std::min<std::uint32_t>(end, static_cast<std::uint32_t>(source_.size()));
   // The byte at the column counts even if it starts a multi-byte character.
-  return static_cast<int>(count_code_points(source_.substr(line_start, end - line_start))) + 1;
+  return static_cast<int>(utf8::count_code_points(source_.substr(line_start, end - line_start))) + 1;
 }
 
 }  // namespace weightspace::python

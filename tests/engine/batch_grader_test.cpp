@@ -8,6 +8,8 @@
 #include <stdexcept>
 
 #include <weightspace/reward.hpp>
+
+#include "engine/grade.hpp"
 #include "parser/trajectory.hpp"
 #include "support/golden.hpp"
 

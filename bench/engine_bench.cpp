@@ -11,7 +11,7 @@
 #include "example_answers.hpp"
 #include "engine/grade.hpp"
 #include "engine/scheduler.hpp"
-#include "engine/weight_profiles.hpp"
+#include "bench/weight_profiles.hpp"
 #include "games/registry.hpp"
 
 namespace {

@@ -147,7 +147,7 @@ void BM_ForwardBatchAtLevel(benchmark::State& state) {
 }
 BENCHMARK(BM_ForwardBatchAtLevel)->Arg(0)->Arg(1)->Arg(2);
 
-// What engine/batch.hpp does per step of B lockstep episodes: one batched forward, one draw
+// What engine/lockstep.hpp does per step of B lockstep episodes: one batched forward, one draw
 // per episode from its own generator, then one batched decision. Items are observations.
 void BM_ForwardBatchAndSample(benchmark::State& state) {
   const Weights weights = dense_random_weights();

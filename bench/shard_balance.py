@@ -3,8 +3,8 @@
 
 1. Grades ANSWERS hand-written-like answers (bench/batch_set.py: five games, both sources,
    10% bad inputs) with `weightspace batch --episodes 10 --cache 0`, and prints each game's
-   and source's mean steps per episode: the table record_work() (apps/cluster/shard.cpp) estimates
-   a record's work from.
+   and source's mean steps per episode: the typical_episode_steps of each game's registration
+   (games/registry.hpp), from which record_work() (apps/cluster/shard.cpp) estimates a record's work.
 2. Checks that this script's copy of weightspace's deal (record_work and ShardBalancer)
    gives every record of a manifest the shard `weightspace batch --dry-run` gives it.
 3. Simulates RECORDS records (episodes 1000 each, the grader's default) in three input orders
@@ -31,7 +31,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# A copy of apps/cluster/shard.cpp's record_work(); step 2 checks it against the binary.
+# A copy of apps/cluster/shard.cpp's record_work() and games/registry.hpp's typical_episode_steps; step 2
+# checks it against the binary.
 MEANS = {"asterix": (91, 140), "breakout": (11, 29), "freeway": (2501, 2000), "seaquest": (410, 386),
          "space_invaders": (51, 79)}
 PARSE = 400
@@ -91,7 +92,7 @@ def check_deal(weightspace, folder, count=5):
     records = [json.loads(line) for line in open(manifest, encoding="utf-8")]
     works = [record_work(r["game"], r["source"], 1000) for r in records]
     got = dict(enumerate(zip(deal(works, count), works)))
-    assert got == expected, "this script's deal is not weightspace's: update MEANS / PARSE from apps/cluster/shard.cpp"
+    assert got == expected, "this script's deal is not weightspace's: update MEANS / PARSE from games/registry.hpp / apps/cluster/shard.cpp"
     print(f"The deal here equals `weightspace batch --dry-run` on all {len(records)} records of the set "
           f"({count} shards).\n")
 

@@ -4,14 +4,15 @@
 # GNU places; and the .deb that `cpack -G DEB` makes of them.
 include(CMakePackageConfigHelpers)
 
-# weightspace::weightspace: the engine API (grade, BatchGrader, reward_json) with everything
-# below it. Its headers hold numeric templates, so users compile them as the project does:
-# no FMA contraction, no fast-math (docs/architecture.md).
+# weightspace::weightspace: the public API, include/weightspace/ (grade, BatchGrader,
+# reward_json), linking the static libraries below it. Only those headers are installed: the
+# engine's own (oneTBB, intrinsics, the game templates) stay inside the libraries.
 add_library(weightspace_library INTERFACE)
 add_library(weightspace::weightspace ALIAS weightspace_library)
 set_target_properties(weightspace_library PROPERTIES EXPORT_NAME weightspace)
 target_link_libraries(weightspace_library INTERFACE weightspace_engine)
-target_compile_options(weightspace_library INTERFACE -ffp-contract=off -fno-fast-math)
+target_include_directories(weightspace_library INTERFACE $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+                                                         $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_compile_features(weightspace_library INTERFACE cxx_std_20)
 
 set(weightspace_libraries weightspace_games weightspace_policy weightspace_parser_values weightspace_parser_python
@@ -19,7 +20,6 @@ set(weightspace_libraries weightspace_games weightspace_policy weightspace_parse
 foreach(library IN LISTS weightspace_libraries)
   string(REPLACE "weightspace_" "" export_name ${library})
   set_target_properties(${library} PROPERTIES EXPORT_NAME ${export_name})
-  target_include_directories(${library} PUBLIC $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/weightspace>)
 endforeach()
 # Linked privately into the static libraries, so named (link-only) in their exported interface.
 set_target_properties(weightspace_warnings PROPERTIES EXPORT_NAME warnings)
@@ -30,10 +30,12 @@ if(TARGET weightspace)
 endif()
 install(TARGETS weightspace_library ${weightspace_libraries} weightspace_warnings weightspace_numerics
         EXPORT weightspaceTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
-foreach(folder games policy parser engine)
-  install(DIRECTORY ${folder}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/weightspace/${folder} COMPONENT development
-          FILES_MATCHING PATTERN "*.hpp")
-endforeach()
+install(DIRECTORY include/weightspace DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT development
+        FILES_MATCHING PATTERN "*.hpp" PATTERN error.hpp EXCLUDE)
+# In the source tree <weightspace/error.hpp> forwards to the parser's header; installed, it is that
+# header (std only), so nothing under parser/ is installed.
+install(FILES parser/python/error.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/weightspace RENAME error.hpp
+        COMPONENT development)
 set(config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/weightspace)
 install(EXPORT weightspaceTargets NAMESPACE weightspace:: DESTINATION ${config_dir} COMPONENT development)
 configure_package_config_file(cmake/weightspaceConfig.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/weightspaceConfig.cmake

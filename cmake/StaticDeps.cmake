@@ -56,20 +56,22 @@ weightspace_prefer_archive(PkgConfig::utf8proc libutf8proc.a)
 # links the shared libfmt, and header-only spdlog costs every unit that logs about 8 s at -O3; so
 # spdlog's definitions are compiled once here (apps/spdlog_definitions.cpp, SPDLOG_COMPILED_LIB)
 # with fmt header-only (cheap: its heavy parts are templates compiled where used either way).
-if(WEIGHTSPACE_STATIC_DEPS)
-  add_library(weightspace_spdlog STATIC ${PROJECT_SOURCE_DIR}/apps/spdlog_definitions.cpp)
-  # The target's own properties, read here: $<TARGET_PROPERTY> would add those of fmt::fmt.
-  get_target_property(spdlog_includes spdlog::spdlog_header_only INTERFACE_INCLUDE_DIRECTORIES)
-  target_include_directories(weightspace_spdlog SYSTEM PUBLIC ${spdlog_includes})
-  target_compile_definitions(weightspace_spdlog PUBLIC SPDLOG_COMPILED_LIB SPDLOG_FMT_EXTERNAL)
-  target_link_libraries(weightspace_spdlog PUBLIC fmt::fmt-header-only)
-  find_package(Threads REQUIRED)
-  target_link_libraries(weightspace_spdlog PRIVATE Threads::Threads weightspace_warnings)
-else()
-  add_library(weightspace_spdlog INTERFACE)
-  target_link_libraries(weightspace_spdlog INTERFACE spdlog::spdlog)
+if(WEIGHTSPACE_BUILD_CLI)  # only the command line logs
+  if(WEIGHTSPACE_STATIC_DEPS)
+    add_library(weightspace_spdlog STATIC ${PROJECT_SOURCE_DIR}/apps/spdlog_definitions.cpp)
+    # The target's own properties, read here: $<TARGET_PROPERTY> would add those of fmt::fmt.
+    get_target_property(spdlog_includes spdlog::spdlog_header_only INTERFACE_INCLUDE_DIRECTORIES)
+    target_include_directories(weightspace_spdlog SYSTEM PUBLIC ${spdlog_includes})
+    target_compile_definitions(weightspace_spdlog PUBLIC SPDLOG_COMPILED_LIB SPDLOG_FMT_EXTERNAL)
+    target_link_libraries(weightspace_spdlog PUBLIC fmt::fmt-header-only)
+    find_package(Threads REQUIRED)
+    target_link_libraries(weightspace_spdlog PRIVATE Threads::Threads weightspace_warnings)
+  else()
+    add_library(weightspace_spdlog INTERFACE)
+    target_link_libraries(weightspace_spdlog INTERFACE spdlog::spdlog)
+  endif()
+  add_library(weightspace::spdlog ALIAS weightspace_spdlog)
 endif()
-add_library(weightspace::spdlog ALIAS weightspace_spdlog)
 
 # weightspace_header_only(<name> <imported target> [<definition>...]): an interface target that
 # compiles the library header-only (its headers, with the given definitions) when the option is

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/batch_grader.hpp"
+#include <weightspace/batch_grader.hpp>
 
 #include <oneapi/tbb/parallel_pipeline.h>
 
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/arena.hpp"
+#include "engine/grade.hpp"
 #include "engine/rollout_cache.hpp"
 #include "parser/numpy/apply_edits.hpp"
 #include "parser/trajectory.hpp"
@@ -151,7 +152,7 @@ struct BatchGrader::State {
 
 BatchGrader::BatchGrader(BatchOptions options) : state_(std::make_unique<State>(options)) {
   if (options.run.threads < 0) throw std::invalid_argument("thread count must not be negative");
-  if (options.run.batch < 1) throw std::invalid_argument("batch size must be at least 1");
+  if (options.run.lockstep < 1) throw std::invalid_argument("lockstep width must be at least 1");
   if (options.window < 0) throw std::invalid_argument("window must not be negative");
 }
 

@@ -6,6 +6,8 @@
 #include <limits>
 #include <span>
 
+#include <weightspace/grade.hpp>
+
 #include "games/cells.hpp"
 #include "games/observe.hpp"
 #include "games/environment.hpp"
@@ -22,13 +24,6 @@ inline constexpr std::uint32_t kActionSeedBase = 7919;
 inline constexpr double kStickyActionProbability = 0.1;
 // Seeds are uint32 (numpy rejects larger ones), so an episode index stays below this.
 inline constexpr std::int64_t kMaxEpisodes = std::int64_t{0xffffffff} - kActionSeedBase + 1;
-
-struct EpisodeResult {
-  double score = 0.0;  // sum of float(reward), as the grader adds it
-  int length = 0;      // steps taken, terminal step included
-  // Smallest distance between an action draw and a cdf edge (only when margins are tracked).
-  double min_margin = std::numeric_limits<double>::infinity();
-};
 
 // A reusable episode: the environment and action generator of episode `index`, freshly
 // seeded exactly as verify.evaluate does for that index.

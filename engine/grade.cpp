@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "engine/numpy_mean.hpp"
+#include "engine/scheduler.hpp"
 #include "games/registry.hpp"
 #include "parser/python/python_float.hpp"
-#include "parser/python/utf8.hpp"
 #include "parser/utf8.hpp"
 
 namespace weightspace {
@@ -43,7 +43,7 @@ std::string python_repr_of_bytes_as_str(std::string_view bytes) {
     const auto problem = utf8::find_decode_problem(bytes.substr(done), utf8::Surrogates::Allow);
     const std::size_t valid_end = problem ? done + problem->position : bytes.size();
     for (auto offset = static_cast<std::uint32_t>(done); offset < valid_end;) {
-      text.push_back(python::decode_utf8(bytes, offset));
+      text.push_back(utf8::decode(bytes, offset));
     }
     if (!problem) break;
     for (std::size_t index = valid_end; index < valid_end + problem->length; ++index) {

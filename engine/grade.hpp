@@ -1,30 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+// The two halves of grade() (<weightspace/grade.hpp>), for callers that parse once and play
+// many times: the batch grader, the Python module and the command line.
+
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <weightspace/grade.hpp>
+#include <weightspace/reward.hpp>
+
 #include "engine/episode.hpp"
-#include "engine/reward.hpp"
-#include "engine/scheduler.hpp"
 #include "parser/answer.hpp"
 #include "policy/policy.hpp"
 
 namespace weightspace {
-
-struct GradeRequest {
-  std::string game;
-  std::string source = "original";
-  std::int64_t episodes = 1000;  // WEIGHT_SPACE_EPISODES; zero or negative plays nothing (NaN means)
-  RunOptions run;
-};
-
-struct Grade {
-  Reward reward;                         // what verify.grade_answer returns
-  std::vector<EpisodeResult> episodes;   // by episode index; empty when the answer failed
-};
 
 // verify.evaluate(game, source, weights, episodes) with the game's score cap: a pure function
 // of the weights, game, source and episode count (what a batch caches), or why it could not
@@ -42,15 +34,6 @@ struct Rollout {
   std::string error;
 };
 
-// A draw within this distance of a cdf edge (the cdf spans 0..1) could have picked another
-// action under a different, equally valid float summation order in someone's numpy.
-inline constexpr double kAmbiguousMargin = 1e-6;
-
-// verify.grade_answer(game, source, answer, episodes): parse the answer, play the episodes,
-// reduce in episode order. Never throws for a bad answer or an unknown game: those become
-// a failed Reward with the grader's exception class in error_kind.
-Grade grade(const GradeRequest& request, std::string_view answer);
-
 // The two halves of grade(). play() stores each episode's result in `episodes` (resized to
 // the episode count; cleared when nothing was played). Given a Policy, play() spares building
 // one (a batch plays an answer's Policy on each game of a matrix).
@@ -60,9 +43,5 @@ Rollout play(const Policy& policy, const GradeRequest& request, std::vector<Epis
 Reward make_reward(const GradeRequest& request, const ParsedAnswer& parsed, const Rollout& rollout);
 // A reward that failed before any rollout: the grader's exception class and message.
 Reward failed_reward(const GradeRequest& request, const EditError& error);
-
-// Episodes in which some draw came within kAmbiguousMargin of a cdf edge (needs
-// run.track_margins).
-std::int64_t count_ambiguous_episodes(const std::vector<EpisodeResult>& episodes);
 
 }  // namespace weightspace

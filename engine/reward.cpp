@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/reward.hpp"
+#include <weightspace/reward.hpp>
 
 #include "engine/python_json.hpp"
 

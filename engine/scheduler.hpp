@@ -12,45 +12,30 @@
 #include <span>
 #include <stdexcept>
 
+#include <weightspace/run_options.hpp>
+
 #include "engine/arena.hpp"
-#include "engine/batch.hpp"
+#include "engine/lockstep.hpp"
 
 namespace weightspace {
 
-struct RunOptions {
-  int threads = 0;     // 0: every core oneTBB sees
-  // Episodes stepped in lockstep per thread. 32 rather than 64: the slots' generators (5 KB
-  // per episode) then take half the cache, one-thread grades ran 0-3% faster, and the two
-  // threads' last batches end closer together (docs/performance.md).
-  int batch = 32;
-  bool track_margins = false;
-  // Once *cancel is true no further episode starts (those playing finish, a few ms at most) and
-  // the rollout reports the interruption instead of a score. For Ctrl-C in the Python module.
-  const std::atomic<bool>* cancel = nullptr;
-  // The exact memo of the policy (engine/policy_memo.hpp); `always` and `never` are for tests
-  // and benchmarks: no choice changes a result.
-  PolicyMemoUse memo = PolicyMemoUse::automatic;
-  // When set, receives what the memo did (bench, hit rates).
-  PolicyMemoStats* memo_stats = nullptr;
-};
-
-// This thread's Batch<G> of `slots` slots, kept between runs: a grader of many answers
-// grades in a loop, and a batch is 100-300 KB that would otherwise be allocated and
+// This thread's Lockstep<G> of `slots` slots, kept between runs: a grader of many answers
+// grades in a loop, and a Lockstep is 100-300 KB that would otherwise be allocated and
 // page-faulted for every grade.
 template <Game G>
-Batch<G>& reusable_batch(int slots) {
-  thread_local std::optional<Batch<G>> batch;
-  if (!batch || batch->size() != slots) batch.emplace(slots);
-  return *batch;
+Lockstep<G>& reusable_lockstep(int slots) {
+  thread_local std::optional<Lockstep<G>> lockstep;
+  if (!lockstep || lockstep->size() != slots) lockstep.emplace(slots);
+  return *lockstep;
 }
 
 // Plays episodes 0..results.size()-1 of game G and stores episode i's result in results[i].
-// Each of the arena's threads runs one Batch of `batch` slots fed from a shared queue of
+// Each of the arena's threads runs one Lockstep of `lockstep` slots fed from a shared queue of
 // episode indices. Which thread plays which episode never changes a result. The policy is only
 // read, so one Policy may serve several runs at once (a batch's records of one answer).
 template <Game G>
 void run_episodes(const Policy& policy, std::span<EpisodeResult> results, const RunOptions& options) {
-  if (options.batch < 1) throw std::invalid_argument("batch size must be at least 1");
+  if (options.lockstep < 1) throw std::invalid_argument("lockstep width must be at least 1");
   if (options.threads < 0) throw std::invalid_argument("thread count must not be negative");
   const auto episodes = static_cast<std::int64_t>(results.size());
   if (episodes > kMaxEpisodes) throw std::invalid_argument("too many episodes for 32-bit seeds");
@@ -60,12 +45,12 @@ void run_episodes(const Policy& policy, std::span<EpisodeResult> results, const 
   tbb::task_arena* arena = options.threads == 1 ? nullptr : &shared_arena(options.threads);
   const int threads = arena ? arena->max_concurrency() : 1;
   EpisodeQueue queue(episodes, threads, options.cancel);
-  // No more slots than a thread's share of the episodes, or one batch would take them all.
-  const auto slots = static_cast<int>(std::min<std::int64_t>(options.batch, (episodes + threads - 1) / threads));
+  // No more slots than a thread's share of the episodes, or one Lockstep would take them all.
+  const auto slots = static_cast<int>(std::min<std::int64_t>(options.lockstep, (episodes + threads - 1) / threads));
   std::mutex stats_mutex;
-  auto run_batch = [&] {
+  auto run_lockstep = [&] {
     const PolicyMemoStats stats =
-        reusable_batch<G>(slots).run(policy, queue, results, options.track_margins, options.memo);
+        reusable_lockstep<G>(slots).run(policy, queue, results, options.track_margins, options.memo);
     if (options.memo_stats == nullptr) return;
     const std::lock_guard lock(stats_mutex);
     PolicyMemoStats& total = *options.memo_stats;
@@ -74,10 +59,10 @@ void run_episodes(const Policy& policy, std::span<EpisodeResult> results, const 
     total.entries = std::max(total.entries, stats.entries);
     total.runs_without += stats.runs_without;
   };
-  if (threads == 1) return run_batch();
-  // One batch per thread, all fed by the queue: a thread stops only when no episode is left
+  if (threads == 1) return run_lockstep();
+  // One Lockstep per thread, all fed by the queue: a thread stops only when no episode is left
   // to start, so the threads finish within about one episode of each other.
-  arena->execute([&] { tbb::parallel_for(0, threads, [&](int) { run_batch(); }); });
+  arena->execute([&] { tbb::parallel_for(0, threads, [&](int) { run_lockstep(); }); });
 }
 
 // The same, for weights: builds their Policy (tens of microseconds, 80 KB) for this run.

@@ -202,7 +202,7 @@ void paint_bits(const G& game, ObservationBits& bits, unsigned raw_channels = ~0
     if (((raw_channels >> channel) & 1U) == 0) return;
     bits.set_row(y, cells, G::observation_masks[channel]);
   };
-  if constexpr (requires { game.paint_rows(cell, row); }) {
+  if constexpr (PaintsRows<G>) {
     game.paint_rows(cell, row);
   } else {
     game.paint(cell);
@@ -231,26 +231,12 @@ void observe_painted(const G& game, ActiveInputs& out, const InputMask& inputs =
   bits.extract(out, inputs);
 }
 
-// A game that knows its active inputs in ascending order without sorting (few objects, one
-// per row) may write them itself: write_observation(out), which must equal observe_painted
+// WritesObservation (games/game.hpp): write_observation(out) must equal observe_painted
 // (tests/games/observation_writer_test.cpp checks it on long random rollouts).
-template <class G>
-concept WritesObservation = requires(const G& game, ActiveInputs& out) { game.write_observation(out); };
 
-// MinAtar's freeway and seaquest can raise while building their state (see their paint), and
-// the grader crashes there. A policy that ignores the observation still needs that error at
-// the same step, so the engine (engine/batch.hpp) skips observing only for a game that
-// declares `static constexpr bool observation_never_raises = true;`, and for the others
-// calls check_observation.
-template <Game G>
-inline constexpr bool observation_may_raise = [] {
-  if constexpr (requires { G::observation_never_raises; }) {
-    return !G::observation_never_raises;
-  } else {
-    return true;
-  }
-}();
-
+// A policy that ignores the observation still needs a raising game's error at the same step,
+// so the engine (engine/lockstep.hpp) skips observing only where !observation_may_raise<G>
+// (games/game.hpp), and for the other games calls check_observation.
 // Throws what observe(game, ...) throws, without building the observation: the game's paint
 // with cells that go nowhere, which the compiler reduces to the checks.
 template <Game G>

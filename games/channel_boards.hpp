@@ -27,28 +27,14 @@ struct ChannelBoards {
   }
 };
 
-// A game may paint whole boards: paint_boards(cell, board), calling board(channel, cells) with
-// bit y * 10 + x of `cells` for cell (y, x) (bits 100..127 clear), and cell(y, x, channel) as
-// paint does. Only such games are keyed on boards by the policy memo: gathering cell by cell
-// or row by row costs about what ObservationBits does (docs/performance.md, "Exact memo").
-struct BoardProbe {
-  void operator()(int, ChannelBoards::Board) const {}
-};
-template <class G>
-concept PaintsBoards = requires(const G& game) { game.paint_boards(CellProbe{}, BoardProbe{}); };
-
-// Whether observe() goes through the boards, spread into ObservationBits at once: a game
-// declares `static constexpr bool observe_on_boards = true;` when most of its cells are on
-// boards (space_invaders: the aliens and both kinds of bullet). Breakout's wall is a few rows,
-// which its paint_rows sets for less (games_bench BM_Observe, docs/performance.md).
-template <class G>
-inline constexpr bool observes_on_boards = [] {
-  if constexpr (PaintsBoards<G> && requires { G::observe_on_boards; }) {
-    return G::observe_on_boards;
-  } else {
-    return false;
-  }
-}();
+// PaintsBoards (games/game.hpp): board(channel, cells) gets bit y * 10 + x of `cells` for cell
+// (y, x) (bits 100..127 clear). Only such games are keyed on boards by the policy memo:
+// gathering cell by cell or row by row costs about what ObservationBits does
+// (docs/performance.md, "Exact memo").
+// observes_on_boards<G>: observe() spreads the boards into ObservationBits at once, for a game
+// with most of its cells on boards (space_invaders: the aliens and both kinds of bullet).
+// Breakout's wall is a few rows, which its paint_rows sets for less (games_bench BM_Observe,
+// docs/performance.md).
 
 namespace detail {
 
@@ -78,7 +64,7 @@ void paint_channels(const G& game, ChannelBoards& out) {
   auto board = [&raw](int channel, Board cells) { raw[static_cast<std::size_t>(channel)] |= cells; };
   if constexpr (PaintsBoards<G>) {
     game.paint_boards(cell, board);
-  } else if constexpr (requires { game.paint_rows(cell, row); }) {
+  } else if constexpr (PaintsRows<G>) {
     game.paint_rows(cell, row);
   } else {
     game.paint(cell);

@@ -39,7 +39,9 @@ class GameError : public std::runtime_error {
 //   paint(cell)                   calls cell(y, x, channel) for every true cell of Env.state()
 //                                 (repeats allowed; y or x of -1 is numpy's wrap to 9)
 //   observation_masks[channel]    bit k set when the grader's output channel k includes it
-// The engine and the tools build everything else (raw state, observation) from these.
+// The engine and the tools build everything else (raw state, observation) from these. A game
+// may add the optional capabilities below (after CellBoard), each only a faster way to the
+// same observation; what a game registers besides its type is in games/registry.hpp.
 struct CellProbe {
   void operator()(int, int, int) const {}
 };
@@ -57,6 +59,55 @@ concept Game = requires(G game, const G& view, RandomState& random, int action) 
 
 // A 10x10 map of cells in one 128-bit word: cell (y, x) is bit y * 10 + x, bits 100..127 clear.
 __extension__ using CellBoard = unsigned __int128;
+
+// --- Optional capabilities ----------------------------------------------------------------
+// Declared here, in one place; the code that dispatches on them names these concepts and
+// traits. Each must give exactly what paint() gives (tests/games check it on long rollouts).
+//   paint_rows(cell, row)         row(y, cells, channel) with a 10-bit mask of a row's cells
+//                                 (bit x: column x), cell() for the rest: set a row at once
+//   paint_boards(cell, board)     board(channel, cells) with a whole CellBoard of a channel:
+//                                 the policy memo keys such a game on boards (games/channel_boards.hpp)
+//   write_observation(out)        the active inputs in ascending order, written directly by a
+//                                 game that knows them without sorting (games/cells.hpp)
+//   observation_never_raises      `static constexpr bool ... = true;` when paint() never throws,
+//                                 so the engine may skip observing for a policy that ignores it;
+//                                 otherwise it calls check_observation (games/cells.hpp)
+//   observe_on_boards             `static constexpr bool ... = true;` (with paint_boards) when
+//                                 most cells are on boards, so observe() goes through them
+struct RowProbe {
+  void operator()(int, std::uint32_t, int) const {}
+};
+struct BoardProbe {
+  void operator()(int, CellBoard) const {}
+};
+struct ActiveInputs;  // games/cells.hpp
+
+template <class G>
+concept PaintsRows = requires(const G& game) { game.paint_rows(CellProbe{}, RowProbe{}); };
+template <class G>
+concept PaintsBoards = requires(const G& game) { game.paint_boards(CellProbe{}, BoardProbe{}); };
+template <class G>
+concept WritesObservation = requires(const G& game, ActiveInputs& out) { game.write_observation(out); };
+
+// Whether observe(game) may throw (MinAtar's freeway and seaquest can raise while building
+// their state, and the grader crashes there): true unless the game declares otherwise.
+template <class G>
+inline constexpr bool observation_may_raise = [] {
+  if constexpr (requires { G::observation_never_raises; }) {
+    return !G::observation_never_raises;
+  } else {
+    return true;
+  }
+}();
+
+template <class G>
+inline constexpr bool observes_on_boards = [] {
+  if constexpr (PaintsBoards<G> && requires { G::observe_on_boards; }) {
+    return G::observe_on_boards;
+  } else {
+    return false;
+  }
+}();
 
 // paint_rows hands over a row as a 10-bit cell mask (bit x: column x). Row `row` of a board
 // that keeps its 10-cell rows as consecutive 10-bit groups (a brick wall, an alien block):

@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "parser/utf8.hpp"
 
-#include "parser/python/utf8.hpp"
-
 #include <cstdio>
 
 namespace weightspace::utf8 {
 
 namespace {
-
-bool is_continuation(unsigned char byte) { return (byte & 0xC0) == 0x80; }
 
 // The allowed range of the second byte of a multi-byte sequence (RFC 3629 table, which
 // excludes overlong forms, code points above U+10FFFF and, unless allowed, surrogates).
@@ -86,14 +82,6 @@ std::optional<DecodeProblem> find_decode_problem(std::string_view bytes, Surroga
     position += length;
   }
   return std::nullopt;
-}
-
-void append_code_point(std::string& out, char32_t code_point) { python::append_utf8(out, code_point); }
-
-std::size_t count_code_points(std::string_view text) {
-  std::size_t count = 0;
-  for (const char byte : text) count += is_continuation(static_cast<unsigned char>(byte)) ? 0 : 1;
-  return count;
 }
 
 }  // namespace weightspace::utf8

@@ -15,7 +15,7 @@
 #include <mutex>
 #include <thread>
 
-#include "engine/batch_grader.hpp"
+#include <weightspace/batch_grader.hpp>
 #include "engine/grade.hpp"
 #include "parser/numpy/apply_edits.hpp"
 

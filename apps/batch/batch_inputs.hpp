@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "apps/batch/answer_input.hpp"
-#include "engine/batch_grader.hpp"
+#include <weightspace/batch_grader.hpp>
 
 namespace weightspace::app {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/batch_grader.hpp"
+#include <weightspace/batch_grader.hpp>
 
 namespace weightspace::app {
 

@@ -197,7 +197,7 @@ void grade(const BatchRunOptions& options, const std::string& given_out, const B
            const std::optional<ShardSpec>& shard, Records& records) {
   BatchOptions batch_options;
   batch_options.run.threads = options.threads;
-  batch_options.run.batch = options.lockstep;
+  batch_options.run.lockstep = options.lockstep;
   batch_options.cache_entries = options.cache;
   BatchGrader grader(batch_options);
 

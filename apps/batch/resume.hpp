@@ -7,7 +7,7 @@
 #include <string>
 
 #include "apps/batch/sinks.hpp"
-#include "engine/batch_grader.hpp"
+#include <weightspace/batch_grader.hpp>
 
 namespace weightspace::app {
 

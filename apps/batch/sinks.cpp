@@ -5,7 +5,7 @@
 #include <system_error>
 
 #include "apps/batch/batch_output.hpp"
-#include "engine/reward.hpp"
+#include <weightspace/reward.hpp>
 
 namespace weightspace::app {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "apps/cli/files.hpp"
-#include "engine/batch_grader.hpp"
+#include <weightspace/batch_grader.hpp>
 
 namespace weightspace::app {
 

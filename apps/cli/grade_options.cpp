@@ -9,7 +9,6 @@
 #include "apps/cli/suggest.hpp"
 #include "games/registry.hpp"
 #include "parser/python/python_float.hpp"
-#include "parser/python/utf8.hpp"
 #include "parser/utf8.hpp"
 #include "engine/python_json.hpp"
 
@@ -19,7 +18,7 @@ BigInt parse_python_int(const std::string& name, const std::string& text) {
   if (utf8::find_decode_problem(text, utf8::Surrogates::Reject)) throw UsageError(name + " is not UTF-8 text");
   PyValue value;
   value.kind = PyValue::Kind::Str;
-  for (std::uint32_t offset = 0; offset < text.size();) value.mutable_text().push_back(python::decode_utf8(text, offset));
+  for (std::uint32_t offset = 0; offset < text.size();) value.mutable_text().push_back(utf8::decode(text, offset));
   try {
     return python_int(value);
   } catch (const EditError& error) {
@@ -58,7 +57,7 @@ void warn_if_unknown_game(const GradeRequest& request) {
 
 Grade grade_and_report(GradeRequest request, const std::string& answer, const RunFlags& flags) {
   request.run.threads = flags.threads;
-  request.run.batch = flags.lockstep;
+  request.run.lockstep = flags.lockstep;
   request.run.track_margins = flags.diagnostics;
   const auto start = std::chrono::steady_clock::now();
   Grade result = grade(request, answer);

@@ -6,7 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "engine/grade.hpp"
-#include "parser/python/big_int.hpp"
+#include <weightspace/big_int.hpp>
 
 namespace weightspace::app {
 

@@ -13,7 +13,7 @@
 
 #include <spdlog/sinks/sink.h>
 
-#include "engine/batch_grader.hpp"
+#include <weightspace/batch_grader.hpp>
 
 namespace weightspace::app {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "apps/cluster/shard.hpp"
-#include "engine/batch_grader.hpp"
+#include <weightspace/batch_grader.hpp>
 #include "engine/rollout_cache.hpp"
 
 namespace weightspace::app {

@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "apps/cli/files.hpp"
+#include "games/registry.hpp"
 
 namespace weightspace::app {
 
@@ -155,28 +156,17 @@ std::string shard_file_name(const std::string& out, const ShardSpec& shard) {
 }
 
 std::uint64_t record_work(const std::string& game, const std::string& source, std::int64_t episodes) {
-  // Mean steps per episode of hand-written-like answers (bench/random_answers.py), measured by
-  // bench/shard_balance.py over 5,000 of them (docs/cluster.md). One answer's episodes can be
-  // ten times longer or shorter (seaquest's mean is a long tail over a median of 45), but a
-  // shard holds many records, and their mix, not any one record, sets its time.
-  struct Mean {
-    const char* game;
-    std::uint64_t original;
-    std::uint64_t synth;
-  };
-  static constexpr Mean kMeans[] = {
-      {"asterix", 91, 140},  {"breakout", 11, 29},        {"freeway", 2501, 2000},
-      {"seaquest", 410, 386}, {"space_invaders", 51, 79},
-  };
+  // Steps per episode: the game's registration (games/registry.hpp). A source other than
+  // "synth" is weighed as the original game, as the deal always did, so shards stay as dealt.
+  std::uint64_t steps = 0;
+  with_game(source == "synth" ? "synth" : "original", game,
+            [&](const auto& entry) { steps = entry.typical_episode_steps; });
   // A parse (84 us median) costs about as much as this many steps (100-500 ns each, by game);
   // so does a record that cannot be graded (an unknown game, no episodes).
   constexpr std::uint64_t kParse = 400;
   // Beyond 2^32 episodes no grade finishes anyway; the bound keeps sums of many records exact.
   const auto played = static_cast<std::uint64_t>(std::clamp<std::int64_t>(episodes, 0, std::int64_t{1} << 32));
-  for (const Mean& mean : kMeans) {
-    if (game == mean.game) return kParse + played * (source == "synth" ? mean.synth : mean.original);
-  }
-  return kParse;
+  return kParse + played * steps;
 }
 
 ShardBalancer::ShardBalancer(std::int64_t count) : work_(static_cast<std::size_t>(count), 0) {

@@ -12,7 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/batch_grader.hpp"
+#include <weightspace/batch_grader.hpp>
 
 namespace weightspace::app {
 

@@ -28,7 +28,7 @@
 #include "apps/cli/grade_options.hpp"
 #include "apps/batch/weights_json.hpp"
 #include "engine/grade.hpp"
-#include "engine/weight_profiles.hpp"
+#include "bench/weight_profiles.hpp"
 #include "games/registry.hpp"
 #include "policy/tanh.hpp"
 

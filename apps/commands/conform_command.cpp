@@ -9,7 +9,7 @@
 
 #include "apps/commands/commands.hpp"
 #include "apps/cli/files.hpp"
-#include "engine/conform.hpp"
+#include "conform/conform.hpp"
 #include "games/registry.hpp"
 
 namespace weightspace::app {

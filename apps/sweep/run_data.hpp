@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "apps/sweep/store.hpp"
-#include "engine/batch_grader.hpp"
+#include <weightspace/batch_grader.hpp>
 
 namespace weightspace::app {
 

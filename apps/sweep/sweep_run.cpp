@@ -132,7 +132,7 @@ PassSummary grade_main_pass(const SweepConfig& config, Store& store, std::int64_
                             const std::atomic<bool>& cancel, const std::optional<ShardSpec>& shard) {
   BatchOptions options;
   options.run.threads = config.threads;
-  options.run.batch = config.batch;
+  options.run.lockstep = config.batch;
   options.cache_entries = config.cache;
   BatchGrader grader(options);
   SweepRecords records(config, shard);
@@ -197,7 +197,7 @@ bool measure_speed(const SweepConfig& config, Store& store, std::int64_t run, bo
     }
     BatchOptions options;
     options.run.threads = threads;
-    options.run.batch = config.batch;
+    options.run.lockstep = config.batch;
     options.cache_entries = 0;  // every record plays: the figure is the engine's, not the cache's
     // The fastest of the repetitions: the one least slowed by whatever else the machine ran.
     SpeedRow best{threads, 0, 0, 0.0};

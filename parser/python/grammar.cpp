@@ -9,7 +9,7 @@
 
 #include "parser/python/literal_eval.hpp"
 #include "parser/python/parser.hpp"
-#include "parser/python/utf8.hpp"
+#include "parser/utf8.hpp"
 
 namespace weightspace {
 namespace {
@@ -74,7 +74,7 @@ std::string prepare_source(std::string_view body) {
     if (length == 3 && static_cast<unsigned char>(body[offset]) == 0xED &&
         static_cast<unsigned char>(body[offset + 1]) >= 0xA0) {
       std::uint32_t cursor = static_cast<std::uint32_t>(offset);
-      const char32_t first = python::decode_utf8(body, cursor);
+      const char32_t first = utf8::decode(body, cursor);
       std::size_t count = 1;
       std::size_t next = offset + 3;
       while (next + 2 < body.size() && static_cast<unsigned char>(body[next]) == 0xED &&
@@ -127,7 +127,7 @@ class ColumnCounter {
       offset_ = line_start;
       code_points_ = 0;
     }
-    code_points_ += python::count_code_points(source_.substr(offset_, begin - offset_));
+    code_points_ += utf8::count_code_points(source_.substr(offset_, begin - offset_));
     offset_ = begin;
     return static_cast<int>(code_points_) + 1;
   }

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "parser/python/parser.hpp"
-#include "parser/python/utf8.hpp"
+#include "parser/utf8.hpp"
 
 namespace weightspace::python {
 namespace {
@@ -197,8 +197,8 @@ int Parser::character_column(int line, int byte_column) const {
   const auto size = static_cast<std::uint32_t>(source_.size());
   const std::uint32_t end = buffer + static_cast<std::uint32_t>(byte_column) + 1;
   // Past the end, the terminating NUL is the one more byte decoded.
-  if (end > size) return static_cast<int>(count_code_points(source_.substr(buffer, size - buffer))) + 1;
-  return static_cast<int>(count_code_points(source_.substr(buffer, end - buffer)));
+  if (end > size) return static_cast<int>(utf8::count_code_points(source_.substr(buffer, size - buffer))) + 1;
+  return static_cast<int>(utf8::count_code_points(source_.substr(buffer, end - buffer)));
 }
 
 }  // namespace weightspace::python

@@ -3,7 +3,7 @@
 // read; a second pass over the failing statement looks for a specialised message; a tokenizer
 // error further down the source still wins over either.
 #include "parser/python/parser.hpp"
-#include "parser/python/utf8.hpp"
+#include "parser/utf8.hpp"
 
 namespace weightspace::python {
 namespace {

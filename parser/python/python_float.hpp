@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "parser/python/big_int.hpp"
+#include <weightspace/big_int.hpp>
 #include "parser/python/value.hpp"
 
 namespace weightspace {

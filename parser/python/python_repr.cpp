@@ -3,7 +3,7 @@
 
 #include "parser/python/python_float.hpp"
 #include "parser/python/unicode_tables.hpp"
-#include "parser/python/utf8.hpp"
+#include "parser/utf8.hpp"
 
 namespace weightspace {
 namespace {
@@ -56,7 +56,7 @@ std::string python_repr_str(std::u32string_view text) {
   for (const char32_t code_point : text) {
     if (append_common_escape(out, code_point, quote)) continue;
     if (is_printable(code_point)) {  // str.isprintable(), as unicode_repr asks it
-      python::append_utf8(out, code_point);
+      utf8::append_code_point(out, code_point);
     } else {
       append_escape(out, code_point);
     }

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "parser/python/unicode_tables.hpp"
-#include "parser/python/utf8.hpp"
+#include "parser/utf8.hpp"
 
 namespace weightspace::python {
 namespace {
@@ -30,7 +30,7 @@ std::size_t escaped_length(std::string_view body, std::size_t begin, std::size_t
   for (auto offset = static_cast<std::uint32_t>(begin); offset < end;) {
     const bool ascii = static_cast<unsigned char>(body[offset]) < 0x80;
     const bool backslash = body[offset] == '\\' && !after_backslash;
-    decode_utf8(body, offset);
+    utf8::decode(body, offset);
     const bool rewritten =
         backslash && (offset == body.size() || static_cast<unsigned char>(body[offset]) >= 0x80);
     length += !ascii ? 10 : rewritten ? 6 : 1;
@@ -85,7 +85,7 @@ std::string_view string_body(std::string_view token, const StringPrefix& prefix)
 // error positions count in that rewritten buffer, which `position` tracks.
 void decode_str(std::string_view body, bool raw, std::u32string& out) {
   if (raw || body.find('\\') == std::string_view::npos) {
-    for (std::uint32_t offset = 0; offset < body.size();) out += decode_utf8(body, offset);
+    for (std::uint32_t offset = 0; offset < body.size();) out += utf8::decode(body, offset);
     return;
   }
   std::size_t position = 0;
@@ -93,7 +93,7 @@ void decode_str(std::string_view body, bool raw, std::u32string& out) {
   while (offset < body.size()) {
     const char character = body[offset];
     if (static_cast<unsigned char>(character) >= 0x80) {
-      out += decode_utf8(body, offset);
+      out += utf8::decode(body, offset);
       position += 10;
       continue;
     }

@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "parser/python/unicode_tables.hpp"
-#include "parser/python/utf8.hpp"
+#include "parser/utf8.hpp"
 
 namespace weightspace::python {
 namespace {
@@ -34,7 +34,7 @@ EditError syntax_error(std::string_view kind, std::string_view message, int line
 Tokenizer::Tokenizer(std::string_view source) : source_(source) {}
 
 int Tokenizer::character_column(std::uint32_t line_start, std::uint32_t offset) const {
-  return static_cast<int>(count_code_points(source_.substr(line_start, offset - line_start)));
+  return static_cast<int>(utf8::count_code_points(source_.substr(line_start, offset - line_start)));
 }
 
 int Tokenizer::open_bracket_column() const {

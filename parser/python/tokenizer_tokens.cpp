@@ -5,7 +5,7 @@
 
 #include "parser/python/tokenizer.hpp"
 #include "parser/python/unicode_tables.hpp"
-#include "parser/python/utf8.hpp"
+#include "parser/utf8.hpp"
 
 namespace weightspace::python {
 namespace {
@@ -154,7 +154,7 @@ bool Tokenizer::verify_identifier(std::uint32_t start) {
   std::uint32_t offset = start;
   bool first = true;
   while (offset < cursor_) {
-    const char32_t code_point = decode_utf8(source_, offset);
+    const char32_t code_point = utf8::decode(source_, offset);
     const bool valid = first ? (code_point == '_' || is_xid_start(code_point))
                              : is_xid_continue(code_point);
     if (!valid) {
@@ -171,7 +171,7 @@ Token Tokenizer::invalid_character(std::uint32_t /*start*/) {
   const char32_t code_point = invalid_code_point_;
   if (is_printable(code_point)) {
     std::string text = "invalid character '";
-    append_utf8(text, code_point);
+    utf8::append_code_point(text, code_point);
     text += "' (U+" + hex4(code_point) + ")";
     return fail_immediate(std::move(text));
   }

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "parser/python/big_int.hpp"
+#include <weightspace/big_int.hpp>
 #include "parser/python/boxed.hpp"
 
 namespace weightspace {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // conform<>'s report on golden MinAtar traces and on copies with one field changed: each
 // change must be reported at its step, with the field that differs.
-#include "engine/conform.hpp"
+#include "conform/conform.hpp"
 
 #include <gtest/gtest.h>
 

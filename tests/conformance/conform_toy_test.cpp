@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/conform.hpp"
+#include "conform/conform.hpp"
 #include "games/cells.hpp"
 #include "games/environment.hpp"
 #include "toy_game.hpp"

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // BatchGrader: every record's reward is grade()'s, byte for byte, in input order, whatever the
 // threads, lockstep batch, window and cache; cached records equal fresh grades.
-#include "engine/batch_grader.hpp"
+#include <weightspace/batch_grader.hpp>
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
-#include "engine/reward.hpp"
+#include <weightspace/reward.hpp>
+
+#include "engine/grade.hpp"
 #include "parser/trajectory.hpp"
 #include "support/golden.hpp"
 
@@ -128,7 +130,7 @@ TEST(BatchGrader, ResultsDoNotDependOnThreadsBatchWindowOrCache) {
         for (const std::size_t cache : {std::size_t{0}, std::size_t{3}, std::size_t{4096}}) {
           BatchOptions options;
           options.run.threads = threads;
-          options.run.batch = batch;
+          options.run.lockstep = batch;
           options.window = window;
           options.cache_entries = cache;
           const std::vector<Outcome> outcomes = run_all(records, options);

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/reward.hpp"
+#include <weightspace/reward.hpp>
 #include "support/golden.hpp"
 
 namespace weightspace {

@@ -91,7 +91,7 @@ TEST(Scheduler, MemoLeftPartWayGivesTheSameResults) {
   options.memo_stats = &stats;
   run_episodes<Asterix>(weights, automatic, options);
   EXPECT_EQ(stats.runs_without, 1);
-  EXPECT_GE(stats.lookups, Batch<Asterix>::kWindowLookups);
+  EXPECT_GE(stats.lookups, Lockstep<Asterix>::kWindowLookups);
   EXPECT_LT(stats.lookups, std::accumulate(automatic.begin(), automatic.end(), std::int64_t{0},
                                            [](std::int64_t sum, const EpisodeResult& r) { return sum + r.length; }));
   for (std::size_t i = 0; i < without.size(); ++i) {

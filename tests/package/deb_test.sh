@@ -18,10 +18,12 @@ apt-get install --simulate --no-install-recommends "$deb" >"$work/apt.log" 2>&1 
 grep -q "^Inst weightspace" "$work/apt.log" || { cat "$work/apt.log" >&2; exit 1; }
 contents=$(dpkg-deb --contents "$deb")
 for file in ./usr/bin/weightspace ./usr/share/man/man1/weightspace.1 ./usr/share/bash-completion/completions/weightspace \
-    ./usr/lib/cmake/weightspace/weightspaceConfig.cmake ./usr/include/weightspace/engine/grade.hpp \
+    ./usr/lib/cmake/weightspace/weightspaceConfig.cmake ./usr/include/weightspace/grade.hpp \
     ./usr/share/doc/weightspace/LICENSE; do
   grep -q " $file\$" <<<"$contents" || { echo "the package lacks $file" >&2; exit 1; }
 done
+# Only the public headers: the engine's own (oneTBB, intrinsics) stay out of the package.
+if grep -E " \./usr/include/weightspace/.+/" <<<"$contents"; then echo "internal headers are packaged" >&2; exit 1; fi
 grep -q "/usr/lib/python3[^/]*/dist-packages/weightspace/_native" <<<"$contents" || { echo "no Python module" >&2; exit 1; }
 dpkg-deb -x "$deb" "$work/root"
 answer=$source/examples/answers/seaquest.md

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "parser/python/big_int.hpp"
+#include <weightspace/big_int.hpp>
 
 #include <gtest/gtest.h>
 

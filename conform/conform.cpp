@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/conform.hpp"
+#include "conform/conform.hpp"
 
 #include <algorithm>
 #include <array>

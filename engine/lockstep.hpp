@@ -7,6 +7,8 @@
 #include <span>
 #include <vector>
 
+#include <weightspace/run_options.hpp>
+
 #include "engine/episode.hpp"
 #include "engine/policy_memo.hpp"
 #include "policy/policy.hpp"
@@ -47,17 +49,6 @@ class EpisodeQueue {
   const std::atomic<bool>* cancel_;
 };
 
-// Whether Batch::run consults a PolicyMemo. automatic: while its hit rate pays (below).
-enum class PolicyMemoUse { automatic, always, never };
-
-// What the memo did in one run (summed over the threads of a grade).
-struct PolicyMemoStats {
-  std::int64_t lookups = 0;  // steps whose action came through the memo
-  std::int64_t hits = 0;     // of those, the steps that found their observation stored
-  std::int64_t entries = 0;  // restricted observations stored (the largest of the threads')
-  std::int64_t runs_without = 0;  // runs that went without it (turned off, or never used)
-};
-
 // B episodes of one game stepped in lockstep: one batched forward pass of the Policy over the
 // running slots' observations, each slot's action draw, one batched sampling pass, then slot
 // by slot: act, and observe the new state at once, while it is still in the cache (2-10% a
@@ -70,7 +61,7 @@ struct PolicyMemoStats {
 // are those of run_episode() whatever B is and whatever the memo holds. All buffers are sized
 // once, in the constructor.
 template <Game G>
-class Batch {
+class Lockstep {
  public:
   // An automatic run keeps its memo while at least kMinimumHitsPer16 in 16 of each window of
   // kWindowLookups lookups hit, and goes without it from the first window that falls short: a
@@ -84,7 +75,7 @@ class Batch {
   // spreading its cells over ObservationBits cost 30% of a step (docs/performance.md).
   static constexpr bool kBoardKeys = PaintsBoards<G>;
 
-  explicit Batch(int size)
+  explicit Lockstep(int size)
       : slots_(static_cast<std::size_t>(std::max(size, 1))),
         observations_(slots_.size()),
         logits_(slots_.size()),
@@ -103,7 +94,7 @@ class Batch {
   int size() const { return static_cast<int>(slots_.size()); }
 
   // Plays episodes taken from `episodes` until it runs dry and writes episode i's result to
-  // results[i]. Several batches (threads) may share one EpisodeQueue.
+  // results[i]. Several Locksteps (threads) may share one EpisodeQueue.
   PolicyMemoStats run(const Policy& policy, EpisodeQueue& episodes, std::span<EpisodeResult> results,
                       bool track_margins, PolicyMemoUse memo_use = PolicyMemoUse::automatic) {
     // A run cut short by an exception (a GameError) may have left episodes waiting to start.

@@ -8,8 +8,10 @@
 #include <optional>
 #include <string>
 
-#include "engine/grade.hpp"
-#include "parser/python/error.hpp"
+#include <weightspace/error.hpp>
+#include <weightspace/grade.hpp>
+#include <weightspace/reward.hpp>
+#include <weightspace/run_options.hpp>
 
 namespace weightspace {
 
@@ -37,7 +39,7 @@ struct BatchResult {
 };
 
 struct BatchOptions {
-  RunOptions run;                     // threads and lockstep batch; never change a result
+  RunOptions run;                     // threads and lockstep width; never change a result
   std::size_t cache_entries = 4096;   // distinct rollouts remembered; 0 turns the cache off
   int window = 0;                     // records in flight at once; 0: 8 per thread, at least 16
 };
@@ -54,7 +56,7 @@ struct BatchSummary {
 // their episodes played in parallel (a long grade's episodes spread over idle threads), and
 // results come back in input order through a bounded reorder window, so memory stays flat
 // however long the stream. A record's result is the same bits whatever its neighbours, the
-// thread count, the lockstep batch or the window. Rollouts are cached by (weights SHA-256,
+// thread count, the lockstep width or the window. Rollouts are cached by (weights SHA-256,
 // game, source, episodes), decided in input order, so which records are `cached` is
 // deterministic too. No I/O: records come from `next`, results go to `sink`.
 class BatchGrader {

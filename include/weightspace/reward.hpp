@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "parser/python/big_int.hpp"
+#include <weightspace/big_int.hpp>
 
 namespace weightspace {
 

@@ -7,6 +7,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import signal
 import threading
 from pathlib import Path
@@ -38,9 +39,8 @@ def test_grade_answer_gives_the_golden_reward_json(case):
         assert metadata["parse_success"] == 0.0
         return
     expected = case["expected_reward_json"]
-    if case["expected"]["parse_success"] == 0.0:
-        prefix = expected[: expected.index('"error": ') + 9]
-        assert reward_text(score, metadata)[: len(prefix)] == prefix
+    if case["expected"]["parse_success"] == 0.0:  # the grader's text exactly, its ast addresses made stable
+        assert reward_text(score, metadata) == re.sub(r" object at 0x[0-9a-f]+>", " object at 0x?>", expected)
         return
     assert reward_text(score, metadata) == expected
     assert [type(value) for value in metadata.values()] == [str, str, int, float, float, float, float, int, int]
@@ -94,11 +94,8 @@ def test_apply_edits_raises_the_graders_exact_exception_on_every_edge_case():
             assert type(error).__name__ == outcome["error_type"], (case["id"], type(error), outcome["error_type"])
             assert isinstance(error, getattr(builtins, outcome["error_type"], TypeError)), case["id"]
             message = str(error)
-            if isinstance(error, SyntaxError):  # str() of a SyntaxError holds "(<unknown>, line N)"
-                assert message == outcome["message"], (case["id"], message, outcome["message"])
-            else:
-                assert message == outcome["message"] or (
-                    message.startswith(outcome["message"] + " (line ")), (case["id"], message, outcome["message"])
+            # the grader's str() exactly (a SyntaxError's holds its own "(<unknown>, line N)")
+            assert message == outcome["message"], (case["id"], message, outcome["message"])
             checked += 1
     assert checked > 2500  # rejections among the ~3600 cases
 

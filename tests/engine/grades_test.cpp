@@ -41,7 +41,7 @@ TEST(Grade, ReproducesEveryGoldenGrade) {
 
     if (grade_case.at("expected").is_null()) {  // the Python grader crashed on this answer
       EXPECT_FALSE(result.reward.parse_success) << id;
-      EXPECT_EQ(result.reward.error_kind, grade_case.at("crash").at("error_type").get<std::string>()) << id;
+      EXPECT_EQ(result.reward.error->kind, grade_case.at("crash").at("error_type").get<std::string>()) << id;
       continue;
     }
     const std::string expected = grade_case.at("expected_reward_json").get<std::string>();
@@ -81,7 +81,7 @@ TEST(Grade, UnknownGamesAndSourcesAreFailedRewards) {
     request.episodes = 3;
     const Grade result = grade(request, "```edits\nb3[0] = 1\n```");
     EXPECT_FALSE(result.reward.parse_success) << source << "/" << game;
-    EXPECT_EQ(result.reward.error_kind, "ModuleNotFoundError") << source << "/" << game;
+    EXPECT_EQ(result.reward.error->kind, "ModuleNotFoundError") << source << "/" << game;
   }
 }
 

@@ -28,7 +28,7 @@ TEST(UnknownGame, RewardIsTheGradersText) {
     const Grade result = grade(request, kAnswer);
     const std::string label = request.source + "/" + request.game + " x" + std::to_string(request.episodes);
     EXPECT_EQ(reward_json(result.reward), unknown.at("expected_reward_json").get<std::string>()) << label;
-    EXPECT_EQ(result.reward.error_kind, unknown.at("error_type").get<std::string>()) << label;
+    EXPECT_EQ(result.reward.error->kind, unknown.at("error_type").get<std::string>()) << label;
   }
 }
 
@@ -52,8 +52,8 @@ TEST(UnknownGame, ComesBeforeTheEpisodeLimit) {
   request.game = "pong";
   request.episodes = kMaxEpisodes + 1;
   const Grade result = grade(request, kAnswer);
-  EXPECT_EQ(result.reward.error_kind, "ModuleNotFoundError");
-  EXPECT_EQ(result.reward.error, "No module named 'minatar.environments.pong'");
+  EXPECT_EQ(result.reward.error->kind, "ModuleNotFoundError");
+  EXPECT_EQ(result.reward.error->message, "No module named 'minatar.environments.pong'");
 }
 
 // A parse error comes first, as in grade_answer.
@@ -62,8 +62,8 @@ TEST(UnknownGame, ParseErrorComesFirst) {
   request.game = "pong";
   request.episodes = 0;
   const Grade result = grade(request, "no block");
-  EXPECT_EQ(result.reward.error_kind, "ValueError");
-  EXPECT_EQ(result.reward.error, "answer has no edits block");
+  EXPECT_EQ(result.reward.error->kind, "ValueError");
+  EXPECT_EQ(result.reward.error->message, "answer has no edits block");
 }
 
 }  // namespace

@@ -216,6 +216,16 @@ def test_grade_many_is_grade_answer_in_input_order(tmp_path):
     stream.close()
 
 
+def test_grade_many_keeps_the_place_beside_the_reward():
+    results = weightspace.grade_many([{"answer": answer("b1[0] = 1", "x[0] = 1")}, {"answer": "no block"},
+                                      {"answer": answer("b3[0] = 1")}], game="breakout", episodes=2, threads=1)
+    places = [(result["error_kind"], result["error_line"], result["error_column"]) for result in results]
+    assert places == [("ValueError", 2, 1), ("ValueError", None, None), (None, None, None)]
+    assert results[0]["reward"]["error"] == "unknown tensor 'x'"  # the grader's text, no place in it
+    keys = list(results[0])
+    assert keys[keys.index("weights_sha256") + 1:keys.index("cached")] == ["error_kind", "error_line", "error_column"]
+
+
 def test_python_m_weightspace_verify_is_verify_main(tmp_path, monkeypatch):
     text = answer("W1[:, 1] = 0.5", "b3[3] = 1")
     logs = tmp_path / "logs"

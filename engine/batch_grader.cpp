@@ -102,10 +102,7 @@ Rollout rollout_of(const BatchResult& result) {
   rollout.mean_episode_length = reward.mean_episode_length;
   rollout.score_cap = reward.score_cap;
   rollout.steps = result.steps;
-  if (!rollout.played) {
-    rollout.error_kind = reward.error_kind;
-    rollout.error = reward.error;
-  }
+  if (!rollout.played) rollout.error = reward.error;
   return rollout;
 }
 

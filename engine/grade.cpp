@@ -23,11 +23,14 @@ namespace {
 double python_max(double a, double b) { return b > a ? b : a; }
 double python_min(double a, double b) { return b < a ? b : a; }
 
-Rollout failed_rollout(std::string kind, std::string message) {
+Rollout failed_rollout(PythonError error) {
   Rollout rollout;
-  rollout.error_kind = std::move(kind);
-  rollout.error = std::move(message);
+  rollout.error = std::move(error);
   return rollout;
+}
+
+Rollout failed_rollout(std::string kind, std::string message) {
+  return failed_rollout(PythonError{std::move(kind), std::move(message)});
 }
 
 bool known_game(const GradeRequest& request) {
@@ -119,8 +122,7 @@ EditError score_cap_error(const GradeRequest& request) {
 
 // verify.make_environment fails to import the game's module (caught by grade_answer).
 Rollout unknown_game(const GradeRequest& request) {
-  const EditError error = import_game_error(request);
-  return failed_rollout(error.kind(), error.what());
+  return failed_rollout(import_game_error(request).error());
 }
 
 // Half the physical memory, asked once (sysconf makes a system call; grades can be 50 µs).
@@ -136,13 +138,12 @@ std::size_t memory_for_results() {
 
 }  // namespace
 
-Reward failed_reward(const GradeRequest& request, const EditError& error) {
+Reward failed_reward(const GradeRequest& request, PythonError error) {
   Reward reward;
   reward.game = request.game;
   reward.source = request.source;
   reward.episodes = BigInt(request.episodes);
-  reward.error_kind = error.kind();
-  reward.error = error.what();
+  reward.error = std::move(error);
   return reward;
 }
 
@@ -183,7 +184,7 @@ Rollout play(const Policy& policy, const GradeRequest& request, std::vector<Epis
   } catch (const GameError& error) {
     // MinAtar itself would raise here and the Python grader would crash.
     episodes.clear();
-    return failed_rollout(error.kind(), error.what());
+    return failed_rollout(error.error());
   }
   if (request.run.cancel != nullptr && request.run.cancel->load()) {
     episodes.clear();
@@ -206,9 +207,9 @@ Rollout play(const Weights& weights, const GradeRequest& request, std::vector<Ep
 }
 
 Reward make_reward(const GradeRequest& request, const ParsedAnswer& parsed, const Rollout& rollout) {
-  if (!parsed.success) return failed_reward(request, *parsed.error);
-  if (!rollout.played) return failed_reward(request, EditError(rollout.error_kind, rollout.error));
-  if (!known_game(request)) return failed_reward(request, score_cap_error(request));
+  if (!parsed.success) return failed_reward(request, parsed.error->error());
+  if (!rollout.played) return failed_reward(request, *rollout.error);
+  if (!known_game(request)) return failed_reward(request, score_cap_error(request).error());
   Reward reward;
   reward.game = request.game;
   reward.source = request.source;

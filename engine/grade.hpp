@@ -5,6 +5,7 @@
 // many times: the batch grader, the Python module and the command line.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,9 +30,7 @@ struct Rollout {
   double mean_episode_length = 0.0;
   double score_cap = 0.0;
   std::int64_t steps = 0;  // episode lengths summed
-  // !played:
-  std::string error_kind;
-  std::string error;
+  std::optional<PythonError> error;  // set exactly when !played
 };
 
 // The two halves of grade(). play() stores each episode's result in `episodes` (resized to
@@ -41,7 +40,7 @@ Rollout play(const Weights& weights, const GradeRequest& request, std::vector<Ep
 Rollout play(const Policy& policy, const GradeRequest& request, std::vector<EpisodeResult>& episodes);
 // The reward of a parsed answer and its rollout; of a failed parse, the parse's error.
 Reward make_reward(const GradeRequest& request, const ParsedAnswer& parsed, const Rollout& rollout);
-// A reward that failed before any rollout: the grader's exception class and message.
-Reward failed_reward(const GradeRequest& request, const EditError& error);
+// A reward that failed before any rollout: the exception the grader raises.
+Reward failed_reward(const GradeRequest& request, PythonError error);
 
 }  // namespace weightspace

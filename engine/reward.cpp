@@ -18,7 +18,7 @@ std::string reward_json(const Reward& reward) {
     out += ", \"edit_count\": " + std::to_string(reward.edit_count);
     out += ", \"nonzero_weights\": " + std::to_string(reward.nonzero_weights);
   } else {
-    out += ", \"error\": " + python_json_string(reward.error);
+    out += ", \"error\": " + python_json_string(reward.error ? reward.error->message : std::string());
   }
   return out + "}";
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "games/python_error.hpp"
 #include "games/random_state.hpp"
 
 namespace weightspace {
@@ -22,14 +23,10 @@ struct StepResult {
 // A state on which the Python game itself raises (a MinAtar bug path the grader does not
 // catch, so the Python grader would crash). kind() is the Python exception class. The engine
 // turns it into a failed grade instead of a crash.
-class GameError : public std::runtime_error {
+class GameError : public PythonException {
  public:
-  GameError(std::string python_kind, const std::string& message)
-      : std::runtime_error(message), kind_(std::move(python_kind)) {}
-  const std::string& kind() const { return kind_; }
-
- private:
-  std::string kind_;
+  GameError(std::string python_kind, std::string message)
+      : PythonException(PythonError{std::move(python_kind), std::move(message)}) {}
 };
 
 // Every game is a plain value type with a fixed-size state:

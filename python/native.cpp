@@ -55,7 +55,7 @@ py::tuple reward_tuple(const Reward& reward, const py::object& game, const py::o
     metadata["edit_count"] = reward.edit_count;
     metadata["nonzero_weights"] = reward.nonzero_weights;
   } else {
-    metadata["error"] = text(reward.error);
+    metadata["error"] = text(reward.error ? reward.error->message : std::string());
   }
   return py::make_tuple(reward.normalized_score, metadata);
 }
@@ -150,10 +150,10 @@ GradeRequest request_of(const py::str& game, const py::str& source, const py::in
 
 // An answer error as (kind, message, line, column) for the Python layer to raise as the class
 // verify.py raises.
-[[noreturn]] void raise_answer_error(const EditError& error) {
+[[noreturn]] void raise_answer_error(const PythonError& error) {
   const py::object answer_error = py::module_::import("weightspace._native").attr("AnswerError");
   PyErr_SetObject(answer_error.ptr(),
-                  py::make_tuple(error.kind(), text(error.what()), error.line(), error.column()).ptr());
+                  py::make_tuple(error.kind, text(error.message), error.line, error.column).ptr());
   throw py::error_already_set();
 }
 
@@ -173,7 +173,7 @@ py::tuple apply_edits(const py::str& answer) {
     py::gil_scoped_release release;
     parse_answer(text_of_answer, parsed);
   }
-  if (!parsed.success) raise_answer_error(*parsed.error);
+  if (!parsed.success) raise_answer_error(parsed.error->error());
   py::dict tensors;
   for (const TensorShape& shape : kTensorShapes) {
     const Tensor tensor = static_cast<Tensor>(&shape - kTensorShapes.data());
@@ -218,7 +218,7 @@ py::tuple evaluate(const py::str& game, const py::str& source, const py::dict& t
   const Weights weights = weights_from(tensors);
   std::vector<EpisodeResult> results;
   const Rollout rollout = interruptible(cancel, [&] { return play(weights, request, results); });
-  if (!rollout.played) raise_answer_error(EditError(rollout.error_kind, rollout.error));
+  if (!rollout.played) raise_answer_error(*rollout.error);
   return py::make_tuple(rollout.raw_score, rollout.mean_episode_length);
 }
 
@@ -261,10 +261,16 @@ class PyBatchGrader {
     auto deliver = [&](BatchResult&& result) {
       py::gil_scoped_acquire acquire;
       const Reward& reward = result.reward;
+      // The error's class and place beside the reward: None on success, and line and column
+      // None when the error has no single place.
+      const PythonError* error = reward.parse_success || !reward.error ? nullptr : &*reward.error;
+      const bool placed = error != nullptr && error->has_place();
       sink(std::stoll(result.record.id), reward_tuple(reward, py::none(), py::none(), py::none()),
            result.weights_sha256 ? py::object(py::str(*result.weights_sha256)) : py::object(py::none()),
-           reward.parse_success ? py::object(py::none()) : py::object(py::str(reward.error_kind)), result.cached,
-           result.seconds, result.steps);
+           error ? py::object(py::str(error->kind)) : py::object(py::none()),
+           placed ? py::object(py::int_(error->line)) : py::object(py::none()),
+           placed ? py::object(py::int_(error->column)) : py::object(py::none()), result.cached, result.seconds,
+           result.steps);
     };
     py::gil_scoped_release release;
     grader_->run(next, deliver, &cancel_);

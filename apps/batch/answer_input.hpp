@@ -35,6 +35,10 @@ struct AnswerSource {
   std::size_t max_input_bytes = default_max_input_bytes();
 
   void add_options(CLI::App& command);
+  // The file the answer comes from, as given ("-" for standard input).
+  const std::string& path() const {
+    return !trajectory_path.empty() ? trajectory_path : answer_path.empty() ? positional_path : answer_path;
+  }
   bool given() const { return !answer_path.empty() || !trajectory_path.empty() || !positional_path.empty(); }
 
   // The answer text, or the error the grader would crash with on this trajectory (the file

@@ -69,7 +69,11 @@ class LineFields final : public JsonEvents {
     } else if (key_ == "weights_sha256") {
       if (value.type != JsonType::Null) result_.weights_sha256 = string(value);
     } else if (key_ == "error_kind") {
-      if (value.type != JsonType::Null) result_.reward.error_kind = string(value);
+      if (value.type != JsonType::Null) error().kind = string(value);
+    } else if (key_ == "error_line") {
+      if (value.type != JsonType::Null) error().line = static_cast<int>(integer(value));
+    } else if (key_ == "error_column") {
+      if (value.type != JsonType::Null) error().column = static_cast<int>(integer(value));
     } else if (key_ == "cached") {
       if (value.type != JsonType::Bool) fail("\"cached\" is not a boolean");
       result_.cached = value.truthy;
@@ -96,6 +100,12 @@ class LineFields final : public JsonEvents {
     if (value.type != JsonType::String) fail("a string was expected");
     return std::string(value.text);
   }
+  // The failed reward's error, read from "error" in the reward and the keys beside it.
+  PythonError& error() {
+    if (!result_.reward.error) result_.reward.error.emplace();
+    return *result_.reward.error;
+  }
+
   static std::int64_t integer(const JsonScalar& value) {
     if (value.type != JsonType::Int) fail("an integer was expected");
     return std::strtoll(std::string(value.text).c_str(), nullptr, 10);
@@ -118,7 +128,7 @@ class LineFields final : public JsonEvents {
     else if (key == "mean_episode_length") reward.mean_episode_length = number(value);
     else if (key == "edit_count") reward.edit_count = integer(value);
     else if (key == "nonzero_weights") reward.nonzero_weights = integer(value);
-    else if (key == "error") reward.error = string(value);
+    else if (key == "error") error().message = string(value);
     else fail("the reward has an unknown key \"" + key + "\"");
   }
 
@@ -155,8 +165,13 @@ std::string batch_line(const BatchResult& result, bool timings) {
   line += ", \"episodes\": " + std::to_string(record.request.episodes);
   line += ", \"reward\": " + reward_json(result.reward);
   line += ", \"weights_sha256\": " + json_or_null(result.weights_sha256);
-  line += ", \"error_kind\": " +
-          json_or_null(result.reward.parse_success ? std::nullopt : std::optional(result.reward.error_kind));
+  // The error's class and place beside the reward (which holds only the grader's message);
+  // null on success, and line and column null when the error has no single place.
+  const PythonError* error = !result.reward.parse_success && result.reward.error ? &*result.reward.error : nullptr;
+  line += ", \"error_kind\": " + json_or_null(error ? std::optional(error->kind) : std::nullopt);
+  const bool placed = error != nullptr && error->has_place();
+  line += ", \"error_line\": " + (placed ? std::to_string(error->line) : std::string("null"));
+  line += ", \"error_column\": " + (placed ? std::to_string(error->column) : std::string("null"));
   line += ", \"cached\": ";
   line += result.cached ? "true" : "false";
   line += ", \"weightspace_version\": " + python_json_string(kVersion);
@@ -221,8 +236,8 @@ std::string csv_row(const BatchResult& result, bool timings) {
       ok ? python_float_repr(reward.mean_episode_length) : "",
       ok ? std::to_string(reward.edit_count) : "",
       ok ? std::to_string(reward.nonzero_weights) : "",
-      ok ? "" : reward.error_kind,
-      ok ? "" : reward.error,
+      ok || !reward.error ? "" : reward.error->kind,
+      ok || !reward.error ? "" : reward.error->message,
       result.weights_sha256.value_or(""),
       result.cached ? "true" : "false",
   };

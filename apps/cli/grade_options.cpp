@@ -3,10 +3,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "apps/cli/files.hpp"
 #include "apps/cli/suggest.hpp"
+#include "parser/fence.hpp"
 #include "games/registry.hpp"
 #include "parser/python/python_float.hpp"
 #include "parser/utf8.hpp"
@@ -55,6 +58,22 @@ void warn_if_unknown_game(const GradeRequest& request) {
                did_you_mean(request.game, names));
 }
 
+std::string error_place_line(const std::string& file, std::string_view answer, const PythonError& error) {
+  std::string text = file == "-" ? "<stdin>" : file;
+  if (error.has_place()) {
+    // The parser's line counts from the edits block's first line, which starts a line of the
+    // answer: add the answer's lines before it.
+    std::int64_t line = error.line;
+    const std::optional<std::string_view> block = last_edits_block(answer);
+    if (block && block->data() >= answer.data() && block->data() <= answer.data() + answer.size()) {
+      const auto before = answer.substr(0, static_cast<std::size_t>(block->data() - answer.data()));
+      line += std::count(before.begin(), before.end(), '\n');
+    }
+    text += ":" + std::to_string(line) + ":" + std::to_string(error.column);
+  }
+  return text + ": " + error.kind + ": " + error.message;
+}
+
 Grade grade_and_report(GradeRequest request, const std::string& answer, const RunFlags& flags) {
   request.run.threads = flags.threads;
   request.run.lockstep = flags.lockstep;
@@ -74,7 +93,7 @@ Grade grade_and_report(GradeRequest request, const std::string& answer, const Ru
     std::int64_t steps = 0;
     for (const EpisodeResult& episode : result.episodes) steps += episode.length;
     if (!result.reward.parse_success) {
-      spdlog::info("answer rejected ({}): {}", result.reward.error_kind, result.reward.error);
+      spdlog::info("answer rejected ({}): {}", result.reward.error->kind, result.reward.error->message);
     } else {
       spdlog::info("{} episodes, {} steps in {:.3f} s ({:.1f} M steps/s)", result.episodes.size(), steps, seconds,
                    seconds > 0 ? static_cast<double>(steps) / seconds / 1e6 : 0.0);

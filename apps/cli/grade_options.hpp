@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
@@ -35,6 +36,13 @@ struct RunFlags {
 // have: the reward is the grader's failed grade (exit 0), but a typo in a script should not
 // pass unseen.
 void warn_if_unknown_game(const GradeRequest& request);
+
+// A failed reward's error as a compiler's diagnostic, for editors to jump to (the reward
+// itself holds only the grader's message): "FILE:LINE:COLUMN: Kind: message", or
+// "FILE: Kind: message" when the error has no single place. `file` is the file given on the
+// command line ("-" prints as <stdin>); the line counts from the first line of `answer` (the
+// answer file, or a trajectory's last assistant message), the column as the parser does.
+std::string error_place_line(const std::string& file, std::string_view answer, const PythonError& error);
 
 // Grades, then writes --episodes-out and the --diagnostics lines (stderr) if asked for.
 // The reward itself is the caller's to print or write.

@@ -136,7 +136,7 @@ Series measure(const Weights& weights, GradeRequest request, int threads, int re
     const auto start = std::chrono::steady_clock::now();
     const Rollout rollout = play(weights, request, episodes);
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-    if (!rollout.played) throw CommandError(request.game + ": " + rollout.error_kind + ": " + rollout.error);
+    if (!rollout.played) throw CommandError(request.game + ": " + rollout.error->kind + ": " + rollout.error->message);
     series.samples.push_back({elapsed.count(), process_cpu_seconds() - cpu_start, rollout.steps});
   }
   return series;

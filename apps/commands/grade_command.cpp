@@ -41,11 +41,11 @@ void add_grade_command(CLI::App& app) {
       reward.game = options->request.game;
       reward.source = options->request.source;
       reward.episodes = BigInt(options->request.episodes);
-      reward.error = loaded.error->what();
-      reward.error_kind = loaded.error->kind();
+      reward.error = loaded.error->error();
     } else {
       reward = grade_and_report(options->request, loaded.answer, options->flags).reward;
     }
+    if (reward.error) std::cerr << error_place_line(options->source.path(), loaded.answer, *reward.error) << '\n';
     warn_if_unknown_game(options->request);
     const std::string text = reward_json(reward);
     if (options->out.empty()) {

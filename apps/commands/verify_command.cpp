@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
+#include <iostream>
 #include <string>
 
 #include "apps/batch/answer_input.hpp"
@@ -74,11 +75,11 @@ void add_verify_command(CLI::App& app) {
       spdlog::warn("the Python grader would crash here ({}); scoring 0", loaded->error->kind());
       reward.game = request.game;
       reward.source = request.source;
-      reward.error = loaded->error->what();
-      reward.error_kind = loaded->error->kind();
+      reward.error = loaded->error->error();
     } else {
       reward = grade_and_report(request, loaded->answer, options->flags).reward;
     }
+    if (reward.error) std::cerr << error_place_line(options->trajectory, loaded->answer, *reward.error) << '\n';
     reward.episodes = episodes;
     warn_if_unknown_game(request);
     write_file(options->reward, reward_json(reward));

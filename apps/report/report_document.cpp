@@ -58,7 +58,7 @@ json record_json(const StoredRecord& record, bool changed) {
   std::optional<std::string> error;
   if (record.error_kind) {
     const std::optional<Reward> reward = parse_reward(record);
-    error = reward ? reward->error : record.reward;
+    error = reward && reward->error ? reward->error->message : record.reward;
   }
   return {{"id", record_id(record)},
           {"input", record.input},

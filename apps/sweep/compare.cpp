@@ -40,7 +40,8 @@ std::string reward_detail(const StoredRecord& before, const StoredRecord& after)
     compare("edit_count", std::to_string(a.edit_count), std::to_string(b.edit_count));
     compare("nonzero_weights", std::to_string(a.nonzero_weights), std::to_string(b.nonzero_weights));
   } else {
-    compare("error", python_json_string(shorten(a.error)), python_json_string(shorten(b.error)));
+    const auto message = [](const Reward& reward) { return reward.error ? reward.error->message : std::string(); };
+    compare("error", python_json_string(shorten(message(a))), python_json_string(shorten(message(b))));
   }
   if (parts.empty()) return "the reward text differs";
   if (parts.size() > 3) parts.resize(3);

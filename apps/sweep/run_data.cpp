@@ -62,7 +62,7 @@ StoredRecord to_stored(const BatchResult& result, std::int64_t seq, const std::s
   stored.input_sha256 = std::move(input_sha256);
   stored.reward = reward_json(result.reward);
   stored.normalized_score = result.reward.normalized_score;
-  if (!result.reward.parse_success) stored.error_kind = result.reward.error_kind;
+  if (!result.reward.parse_success) stored.error_kind = result.reward.error->kind;
   stored.cached = result.cached;
   stored.steps = result.steps;
   stored.seconds = result.seconds;

@@ -6,11 +6,12 @@
 #include <string>
 
 #include <weightspace/big_int.hpp>
+#include <weightspace/error.hpp>
 
 namespace weightspace {
 
 // What verify.grade_answer returns: the normalized score and the metadata dict, in its key
-// order. A failed parse carries the grader's exception class and our message.
+// order. A failed one carries the exception the grader raised.
 struct Reward {
   double normalized_score = 0.0;
   std::string game;
@@ -23,9 +24,9 @@ struct Reward {
   double mean_episode_length = 0.0;
   std::int64_t edit_count = 0;
   std::int64_t nonzero_weights = 0;
-  // !parse_success:
-  std::string error;
-  std::string error_kind;  // not in the reward JSON; for logs and diagnostics
+  // !parse_success: what the grader raised. Only error->message is in the reward JSON (as
+  // "error"); its class and place are for the outputs beside it.
+  std::optional<PythonError> error;
 };
 
 // json.dumps({"normalized_score": s, **metadata}) exactly as the grader writes it.

@@ -200,8 +200,10 @@ def iter_grades(records: Iterable[dict], *, game: str | None = None, source: str
     "answer_path", "trajectory" (the dict) or "trajectory_path", and optionally "id", "game",
     "source", "episodes" (defaults: the keyword arguments). A result is a dict: "id", "game",
     "source", "episodes", "reward" (json.dumps of it is verify.py's reward.json),
-    "weights_sha256", "error_kind", "cached", "weightspace_version", "seconds", "steps". A record that cannot be read
-    or graded is a result with parse_success 0.0, never an exception.
+    "weights_sha256", "error_kind", "error_line", "error_column", "cached", "weightspace_version", "seconds",
+    "steps". A record that cannot be read or graded is a result with parse_success 0.0, never an exception; its
+    error's class and place (line and column in the edits block) are beside the reward, None on success and the
+    place None when the error has none.
     """
     grader = _native.BatchGrader(_threads(threads), operator.index(cache))
     pending: dict[int, tuple[Any, str, str, int]] = {}
@@ -225,13 +227,14 @@ def iter_grades(records: Iterable[dict], *, game: str | None = None, source: str
                 yield (index, None, g if isinstance(g, str) else "", s if isinstance(s, str) else "", 0,
                        type(error).__name__, str(error))
 
-    def sink(index, reward, sha, error_kind, cached, seconds, steps):
+    def sink(index, reward, sha, error_kind, error_line, error_column, cached, seconds, steps):
         rid, g, s, n = pending.pop(index)
         score, metadata = reward
         metadata.update(game=g, source=s, episodes=n)
         results.put({"id": rid, "game": g, "source": s, "episodes": n,
                      "reward": {"normalized_score": score, **metadata}, "weights_sha256": sha,
-                     "error_kind": error_kind, "cached": cached, "weightspace_version": __version__,
+                     "error_kind": error_kind, "error_line": error_line, "error_column": error_column,
+                     "cached": cached, "weightspace_version": __version__,
                      "seconds": seconds, "steps": steps})
 
     failure: list[BaseException] = []

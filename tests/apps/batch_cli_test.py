@@ -175,6 +175,35 @@ class Batch(unittest.TestCase):
         self.assertIsNone(by_id["syntax"]["weights_sha256"])
         self.assertEqual(result.returncode, 0)
 
+    def test_the_place_of_an_error_is_beside_the_reward_and_on_grades_stderr(self):
+        placed = self.write("placed.md", "Here it is.\n\n" + answer("b1[0] = 1", "x[0] = 1"))
+        noblock = self.write("noblock.md", "no block here\n")
+        good = self.write("good.md", answer("b3[0] = 1"))
+        out = lines(batch(placed, noblock, good, "--game", "breakout", "--episodes", "2", "--quiet").stdout)
+        keys = [key for key in out[0] if key.startswith("error")]
+        self.assertEqual(keys, ["error_kind", "error_line", "error_column"])
+        # The reward holds the grader's text only; the place (in the edits block) is beside it.
+        self.assertEqual(out[0]["reward"]["error"], "unknown tensor 'x'")
+        self.assertEqual((out[0]["error_kind"], out[0]["error_line"], out[0]["error_column"]), ("ValueError", 2, 1))
+        self.assertEqual((out[1]["error_kind"], out[1]["error_line"], out[1]["error_column"]),
+                         ("ValueError", None, None))
+        self.assertEqual((out[2]["error_kind"], out[2]["error_line"], out[2]["error_column"]), (None, None, None))
+        # grade: the same reward on stdout, and FILE:LINE:COLUMN (a line of the answer file) on stderr.
+        result = subprocess.run([BINARY, "grade", "--game", "breakout", "--episodes", "2", placed],
+                                capture_output=True, text=True, check=True)
+        self.assertEqual(json.loads(result.stdout), out[0]["reward"])
+        self.assertEqual(result.stderr, f"{placed}:5:1: ValueError: unknown tensor 'x'\n")
+        with open(placed, encoding="utf-8") as f:
+            result = subprocess.run([BINARY, "grade", "--game", "breakout", "--episodes", "2", "-"], stdin=f,
+                                    capture_output=True, text=True, check=True)
+        self.assertEqual(result.stderr, "<stdin>:5:1: ValueError: unknown tensor 'x'\n")
+        result = subprocess.run([BINARY, "grade", "--game", "breakout", "--episodes", "2", noblock],
+                                capture_output=True, text=True, check=True)
+        self.assertEqual(result.stderr, f"{noblock}: ValueError: answer has no edits block\n")
+        result = subprocess.run([BINARY, "grade", "--game", "breakout", "--episodes", "2", good],
+                                capture_output=True, text=True, check=True)
+        self.assertEqual(result.stderr, "")
+
     def test_csv_and_reward_files(self):
         path = self.manifest("m.jsonl", [{"id": "x,\"y\"", "answer": answer("b3[2] = 1")}, {"id": 7, "answer": "none"}])
         csv_path = os.path.join(self.dir, "out.csv")

@@ -11,7 +11,7 @@ disagreements grouped by kind and a small example of each.
 Needs the grader's stack (CPython 3.11, numpy 1.24, ../shared/seed/verify.py) and a build
 tree with the Python module (target weightspace_python). Kinds, in the order they are
 checked: accept/reject (one side parses, the other raises), error class, message (str() of
-the exception; weightspace may add " (line L, column C)"), edit_count, weights (nonzero count
+the exception, exactly), edit_count, weights (nonzero count
 or the sha256 of the six float32 tensors). --shrink reduces each group's example, one line,
 then one character at a time, while it stays in its group; --save writes the examples as
 record_parser_cases.py input, for a golden file.
@@ -33,7 +33,6 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 from generate import AnswerGenerator  # noqa: E402
 
-PLACE = re.compile(r" \(line \d+, column \d+\)$")
 ORDER = ["W1", "b1", "W2", "b2", "W3", "b3"]
 
 
@@ -73,7 +72,7 @@ def disagreement(expected: dict, actual: dict) -> str | None:
         if expected["error_type"] != actual["error_type"]:
             return "error class"
         message = actual["message"]
-        if message != expected["message"] and PLACE.sub("", message) != expected["message"]:
+        if message != expected["message"]:
             return "message"
         return None
     if expected["edit_count"] != actual["edit_count"]:
@@ -85,7 +84,6 @@ def disagreement(expected: dict, actual: dict) -> str | None:
 
 def shape_of(message: str) -> str:
     """A message with its quoted text and numbers blanked, to group messages of one kind."""
-    message = PLACE.sub("", message)
     message = re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "'…'", message)
     return re.sub(r"\d+", "N", message)[:90]
 

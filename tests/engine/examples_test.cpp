@@ -23,7 +23,8 @@ double raw_score(const std::string& source, const std::string& game, const std::
   request.source = source;
   request.episodes = 50;
   const Grade result = grade(request, answer);
-  EXPECT_TRUE(result.reward.parse_success) << source << "/" << game << ": " << result.reward.error;
+  EXPECT_TRUE(result.reward.parse_success)
+      << source << "/" << game << ": " << (result.reward.error ? result.reward.error->message : "");
   return result.reward.raw_score;
 }
 

@@ -63,7 +63,7 @@ TEST(RewardJson, ReproducesEveryGoldenRewardText) {
       reward.edit_count = expected.at("edit_count").get<std::int64_t>();
       reward.nonzero_weights = expected.at("nonzero_weights").get<std::int64_t>();
     } else {
-      reward.error = expected.at("error").get<std::string>();
+      reward.error = PythonError{"ValueError", expected.at("error").get<std::string>()};
     }
     EXPECT_EQ(reward_json(reward), grade_case.at("expected_reward_json").get<std::string>())
         << grade_case.at("id");

@@ -28,10 +28,10 @@ TEST(UnknownGame, RewardIsTheGradersText) {
     request.episodes = unknown.at("episodes").get<std::int64_t>();
     const Grade result = grade(request, kAnswer);
     const std::string label = request.source + "/" + request.game + " x" + std::to_string(request.episodes);
-    EXPECT_EQ(result.reward.error_kind, unknown.at("error_type").get<std::string>()) << label;
+    EXPECT_EQ(result.reward.error->kind, unknown.at("error_type").get<std::string>()) << label;
     if (unknown.at("expected_reward_json").is_null()) {
       // The grader itself dies (no reward.json): a failed grade with the exception's text.
-      EXPECT_EQ(result.reward.error, unknown.at("grader_crash").get<std::string>()) << label;
+      EXPECT_EQ(result.reward.error->message, unknown.at("grader_crash").get<std::string>()) << label;
       EXPECT_FALSE(result.reward.parse_success) << label;
       continue;
     }
@@ -59,8 +59,8 @@ TEST(UnknownGame, ComesBeforeTheEpisodeLimit) {
   request.game = "pong";
   request.episodes = kMaxEpisodes + 1;
   const Grade result = grade(request, kAnswer);
-  EXPECT_EQ(result.reward.error_kind, "ModuleNotFoundError");
-  EXPECT_EQ(result.reward.error, "No module named 'minatar.environments.pong'");
+  EXPECT_EQ(result.reward.error->kind, "ModuleNotFoundError");
+  EXPECT_EQ(result.reward.error->message, "No module named 'minatar.environments.pong'");
 }
 
 // A parse error comes first, as in grade_answer.
@@ -69,8 +69,8 @@ TEST(UnknownGame, ParseErrorComesFirst) {
   request.game = "pong";
   request.episodes = 0;
   const Grade result = grade(request, "no block");
-  EXPECT_EQ(result.reward.error_kind, "ValueError");
-  EXPECT_EQ(result.reward.error, "answer has no edits block");
+  EXPECT_EQ(result.reward.error->kind, "ValueError");
+  EXPECT_EQ(result.reward.error->message, "answer has no edits block");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import signal
 import threading
 from pathlib import Path
@@ -38,9 +39,8 @@ def test_grade_answer_gives_the_golden_reward_json(case):
         assert metadata["parse_success"] == 0.0
         return
     expected = case["expected_reward_json"]
-    if case["expected"]["parse_success"] == 0.0:
-        prefix = expected[: expected.index('"error": ') + 9]
-        assert reward_text(score, metadata)[: len(prefix)] == prefix
+    if case["expected"]["parse_success"] == 0.0:  # the grader's text exactly, its ast addresses made stable
+        assert reward_text(score, metadata) == re.sub(r" object at 0x[0-9a-f]+>", " object at 0x?>", expected)
         return
     assert reward_text(score, metadata) == expected
     assert [type(value) for value in metadata.values()] == [str, str, int, float, float, float, float, int, int]
@@ -94,11 +94,8 @@ def test_apply_edits_raises_the_graders_exact_exception_on_every_edge_case():
             assert type(error).__name__ == outcome["error_type"], (case["id"], type(error), outcome["error_type"])
             assert isinstance(error, getattr(builtins, outcome["error_type"], TypeError)), case["id"]
             message = str(error)
-            if isinstance(error, SyntaxError):  # str() of a SyntaxError holds "(<unknown>, line N)"
-                assert message == outcome["message"], (case["id"], message, outcome["message"])
-            else:
-                assert message == outcome["message"] or (
-                    message.startswith(outcome["message"] + " (line ")), (case["id"], message, outcome["message"])
+            # the grader's str() exactly (a SyntaxError's holds its own "(<unknown>, line N)")
+            assert message == outcome["message"], (case["id"], message, outcome["message"])
             checked += 1
     assert checked > 2500  # rejections among the ~3600 cases
 
@@ -217,6 +214,16 @@ def test_grade_many_is_grade_answer_in_input_order(tmp_path):
     stream = weightspace.iter_grades(iter(records), threads=2)
     assert next(stream)["id"] == records[0]["id"]
     stream.close()
+
+
+def test_grade_many_keeps_the_place_beside_the_reward():
+    results = weightspace.grade_many([{"answer": answer("b1[0] = 1", "x[0] = 1")}, {"answer": "no block"},
+                                      {"answer": answer("b3[0] = 1")}], game="breakout", episodes=2, threads=1)
+    places = [(result["error_kind"], result["error_line"], result["error_column"]) for result in results]
+    assert places == [("ValueError", 2, 1), ("ValueError", None, None), (None, None, None)]
+    assert results[0]["reward"]["error"] == "unknown tensor 'x'"  # the grader's text, no place in it
+    keys = list(results[0])
+    assert keys[keys.index("weights_sha256") + 1:keys.index("cached")] == ["error_kind", "error_line", "error_column"]
 
 
 def test_python_m_weightspace_verify_is_verify_main(tmp_path, monkeypatch):

@@ -31,11 +31,7 @@ endif()
 install(TARGETS weightspace_library ${weightspace_libraries} weightspace_warnings weightspace_numerics
         EXPORT weightspaceTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
 install(DIRECTORY include/weightspace DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT development
-        FILES_MATCHING PATTERN "*.hpp" PATTERN error.hpp EXCLUDE)
-# In the source tree <weightspace/error.hpp> forwards to the parser's header; installed, it is that
-# header (std only), so nothing under parser/ is installed.
-install(FILES parser/python/error.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/weightspace RENAME error.hpp
-        COMPONENT development)
+        FILES_MATCHING PATTERN "*.hpp")
 set(config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/weightspace)
 install(EXPORT weightspaceTargets NAMESPACE weightspace:: DESTINATION ${config_dir} COMPONENT development)
 configure_package_config_file(cmake/weightspaceConfig.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/weightspaceConfig.cmake

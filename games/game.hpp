@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "games/python_error.hpp"
+#include <weightspace/error.hpp>
 #include "games/random_state.hpp"
 
 namespace weightspace {

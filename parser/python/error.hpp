@@ -4,11 +4,11 @@
 #include <string>
 #include <utility>
 
-#include "games/python_error.hpp"
+#include <weightspace/error.hpp>
 
 namespace weightspace {
 
-// Why an answer was rejected: the PythonError (games/python_error.hpp) the grader raises (or
+// Why an answer was rejected: the PythonError (<weightspace/error.hpp>) the grader raises (or
 // would raise) for the same input: SyntaxError, IndentationError, TabError, ValueError,
 // TypeError, IndexError, KeyError, UFuncTypeError, OverflowError, RecursionError, MemoryError,
 // ... what() is the grader's str() exactly; line/column (1-based, in the edits block; 0 for

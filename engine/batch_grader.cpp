@@ -39,7 +39,7 @@ struct SharedParse {
   std::string input;
   BatchRecord::Content content = BatchRecord::Content::Answer;
   std::string text;
-  std::optional<EditError> error;  // the record could not be read
+  std::optional<PythonError> error;  // the record could not be read
   std::once_flag once;
   ParsedAnswer parsed;
   std::optional<std::string> weights_sha256;
@@ -66,7 +66,8 @@ struct Job {
 constexpr std::size_t kKeptEpisodeCapacity = std::size_t{1} << 16;
 
 void parse_input(SharedParse& input) {
-  std::optional<EditError> error = input.error;
+  std::optional<EditError> error;
+  if (input.error) error.emplace(*input.error);
   std::string trajectory_answer;
   std::string_view answer = input.text;
   if (!error && input.content == BatchRecord::Content::Trajectory) {

@@ -252,7 +252,7 @@ class PyBatchGrader {
       record.request.source = utf8(item[3]);
       record.request.episodes = item[4].cast<std::int64_t>();
       if (item[1].is_none()) {
-        record.error = EditError(item[5].cast<std::string>(), utf8(item[6]));
+        record.error = PythonError{item[5].cast<std::string>(), utf8(item[6])};
       } else {
         record.text = utf8(item[1]);
       }

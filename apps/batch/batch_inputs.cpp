@@ -142,7 +142,7 @@ std::vector<std::string> RecordStream::take_unknown_keys() { return std::exchang
 void RecordStream::push_each_game(const BatchRecord& record, const std::vector<std::string>& games, bool unread) {
   if (games.empty()) {
     BatchRecord copy = record;
-    if (!copy.error) copy.error = EditError("ValueError", "no game to grade on: give --game or the record's \"game\"");
+    if (!copy.error) copy.error = PythonError{"ValueError", "no game to grade on: give --game or the record's \"game\""};
     pending_.push_back({std::move(copy), false});
     return;
   }
@@ -169,9 +169,9 @@ void load_file(BatchRecord& record, const std::string& path, std::size_t limit) 
   try {
     record.text = read_answer_input(path, record.content == BatchRecord::Content::Trajectory, limit);
   } catch (const EditError& error) {
-    record.error = error;
+    record.error = error.error();
   } catch (const CommandError& error) {
-    record.error = EditError("OSError", error.what());
+    record.error = PythonError{"OSError", error.what()};
   }
 }
 
@@ -180,7 +180,7 @@ void load_file(BatchRecord& record, const std::string& path, std::size_t limit) 
 void RecordStream::expand_file(const Item& item) {
   BatchRecord record = labelled(python_json_string(item.path), item.path, defaults_);
   if (item.kind == Kind::Missing) {
-    record.error = EditError("OSError", item.error);
+    record.error = PythonError{"OSError", item.error};
   } else {
     record.content = item.kind == Kind::Trajectory ? BatchRecord::Content::Trajectory : BatchRecord::Content::Answer;
   }
@@ -198,12 +198,12 @@ void RecordStream::expand_line(std::string_view line, std::uint64_t number) {
   if (entry.episodes) record.request.episodes = *entry.episodes;
   const std::vector<std::string>& games = entry.games ? *entry.games : defaults_.games;
   if (entry.error) {
-    record.error = EditError(entry.error->kind(), place + ": " + entry.error->what());
+    record.error = PythonError{entry.error->kind(), place + ": " + entry.error->what()};
     push_each_game(record, games);
     return;
   }
   if (record.request.source != "original" && record.request.source != "synth") {
-    record.error = EditError("ValueError", place + ": \"source\" must be \"original\" or \"synth\"");
+    record.error = PythonError{"ValueError", place + ": \"source\" must be \"original\" or \"synth\""};
   }
   using Content = ManifestEntry::Content;
   switch (entry.content) {
@@ -240,7 +240,7 @@ void RecordStream::fill() {
         more = manifest_->next(line, too_long);
       } catch (const CommandError& error) {
         BatchRecord record = labelled(python_json_string(manifest_name_), manifest_name_, defaults_);
-        record.error = EditError("OSError", manifest_name_ + ": " + error.what());
+        record.error = PythonError{"OSError", manifest_name_ + ": " + error.what()};
         push_each_game(record, defaults_.games);
         manifest_.reset();
         continue;
@@ -253,8 +253,8 @@ void RecordStream::fill() {
       if (too_long) {
         const std::string place = manifest_name_ + ":" + std::to_string(manifest_line_);
         BatchRecord record = labelled(python_json_string(place), place, defaults_);
-        record.error = EditError("ValueError", place + ": the line is longer than " +
-                                                   std::to_string(max_manifest_line_bytes(defaults_)) + " bytes");
+        record.error = PythonError{"ValueError", place + ": the line is longer than " +
+                                                     std::to_string(max_manifest_line_bytes(defaults_)) + " bytes"};
         push_each_game(record, defaults_.games);
       } else if (!blank(line)) {
         expand_line(line, manifest_line_);
@@ -274,7 +274,7 @@ void RecordStream::fill() {
       manifest_ = std::make_unique<LineReader>(item.path, max_manifest_line_bytes(defaults_));
     } catch (const CommandError& error) {
       BatchRecord record = labelled(python_json_string(item.path), item.path, defaults_);
-      record.error = EditError("OSError", error.what());
+      record.error = PythonError{"OSError", error.what()};
       push_each_game(record, defaults_.games);
     }
   }

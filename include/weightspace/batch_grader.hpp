@@ -25,7 +25,7 @@ struct BatchRecord {
   enum class Content { Answer, Trajectory };
   Content content = Content::Answer;
   std::string text;                // the answer, or the trajectory's JSON document
-  std::optional<EditError> error;  // the record could not be read: its reward reports this
+  std::optional<PythonError> error;  // the record could not be read: its reward reports this
 };
 
 struct BatchResult {

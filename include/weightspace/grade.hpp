@@ -39,7 +39,7 @@ inline constexpr double kAmbiguousMargin = 1e-6;
 
 // verify.grade_answer(game, source, answer, episodes): parse the answer, play the episodes,
 // reduce in episode order. Never throws for a bad answer or an unknown game: those become
-// a failed Reward with the grader's exception class in error_kind.
+// a failed Reward whose error (a PythonError) is the exception the grader raises.
 Grade grade(const GradeRequest& request, std::string_view answer);
 
 // Episodes in which some draw came within kAmbiguousMargin of a cdf edge (needs

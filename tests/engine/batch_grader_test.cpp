@@ -81,7 +81,7 @@ std::vector<BatchRecord> mixed_records() {
   records.push_back(answer_record("pong-again", "pong", 6, "```edits\nb3[0] = 1\n```"));
   records.push_back(answer_record("zero-episodes", "breakout", 0, "```edits\nb3[0] = 1\n```"));
   BatchRecord unreadable = answer_record("unreadable", "breakout", 6, "");
-  unreadable.error = EditError("OSError", "cannot read x.md: No such file or directory");
+  unreadable.error = PythonError{"OSError", "cannot read x.md: No such file or directory"};
   records.push_back(unreadable);
   BatchRecord trajectory = answer_record("trajectory", "seaquest", 6,
                                          R"({"steps": [{"messages": [{"role": "assistant", "content": "```edits\nb3[1] = 2\n```"}]}]})");
@@ -248,7 +248,7 @@ TEST(BatchGrader, RecordsOfOneInputShareItsParseAndNothingElse) {
   records.push_back(answer_record("t2", "breakout", 3, "{\"steps\": ["));
   // An unreadable record, then one of the same input and (empty) text that was read.
   BatchRecord unreadable = answer_record("u", "breakout", 3, "");
-  unreadable.error = EditError("OSError", "cannot read u: No such file or directory");
+  unreadable.error = PythonError{"OSError", "cannot read u: No such file or directory"};
   records.push_back(unreadable);
   records.push_back(answer_record("u", "breakout", 3, ""));
   records.push_back(answer_record("u", "breakout", 3, ""));
@@ -265,7 +265,7 @@ TEST(BatchGrader, RecordsOfOneInputShareItsParseAndNothingElse) {
       std::string want;
       if (records[i].error) {
         ParsedAnswer failed;
-        failed.error = records[i].error;
+        failed.error = EditError(*records[i].error);
         want = reward_json(make_reward(request, failed, Rollout{}));
       } else if (records[i].content == BatchRecord::Content::Trajectory) {
         try {

@@ -11,10 +11,10 @@ grader (verify.grade_answer, in this process, as verify.main writes reward.json)
 Each answer gets a game and a source drawn from a random.Random(seed). Every
 --play-every-th answer is graded with --episodes episodes, the others with 0: the grader then
 parses and applies the edits, counts them and the nonzero weights and writes the NaN scores,
-but plays nothing (a played episode costs the grader about 0.25 s, the parse under 1 ms). Two
-normalizations only, both of text that is not the grader's: weightspace's " (line L, column C)"
-after an error message (removed here; the grader has no place), and CPython's
-`<ast.X object at 0x…>` address, which changes from run to run in CPython itself. An answer on
+but plays nothing (a played episode costs the grader about 0.25 s, the parse under 1 ms). One
+normalization only: CPython's `<ast.X object at 0x…>` address, which changes from run to run in
+CPython itself (weightspace writes `0x?`). With --columns, a SyntaxError's offset is compared
+with the batch line's `error_column`, the place weightspace keeps beside the reward. An answer on
 which the grader itself raises (outside grade_answer's except clause) is counted as a grader
 crash, with weightspace's reward kept for the record. Exit status 1 when any text differs.
 Needs the grader's stack: CPython 3.11 with numpy 1.24 (Debian's /usr/bin/python3), a
@@ -40,13 +40,11 @@ from explore import seeds_of  # noqa: E402
 from generate import AnswerGenerator  # noqa: E402
 
 GAMES = ["asterix", "breakout", "freeway", "seaquest", "space_invaders"]
-# weightspace's place, at the end of the error string, which ends the reward object.
-PLACE = re.compile(r' \(line \d+, column (\d+)\)"\}$')
 ADDRESS = re.compile(r"(<ast\.\w+ object at )0x(?:[0-9a-f]+|\?)>")  # weightspace: 0x?
 
 
 def normalize(text: str) -> str:
-    return ADDRESS.sub(r"\g<1>0x…>", PLACE.sub('"}', text))
+    return ADDRESS.sub(r"\g<1>0x…>", text)
 
 
 def syntax_error_offset(verify, answer: str) -> int | None:
@@ -60,8 +58,9 @@ def syntax_error_offset(verify, answer: str) -> int | None:
     return None
 
 
-def reward_texts(out: Path) -> list[str]:
-    """Each batch line's reward object exactly as weightspace wrote it (not re-serialized)."""
+def reward_texts(out: Path) -> list[tuple[str, int | None]]:
+    """Each batch line's reward object exactly as weightspace wrote it (not re-serialized), and
+    the line's error_column."""
     decoder = json.JSONDecoder()
     texts = []
     for line in out.read_text(encoding="utf-8").splitlines():
@@ -69,7 +68,7 @@ def reward_texts(out: Path) -> list[str]:
         while line[start] == " ":
             start += 1
         _, end = decoder.raw_decode(line, start)
-        texts.append(line[start:end])
+        texts.append((line[start:end], json.loads(line)["error_column"]))
     return texts
 
 
@@ -113,7 +112,7 @@ def main() -> None:
             ours = reward_texts(out)
             assert len(ours) == len(records), (len(ours), len(records))
             identical = 0
-            for record, our_text in zip(records, ours):
+            for record, (our_text, our_column) in zip(records, ours):
                 clock = time.perf_counter()
                 try:
                     score, metadata = verify.grade_answer(record["game"], record["source"], record["answer"],
@@ -127,11 +126,11 @@ def main() -> None:
                 totals["grader"] += time.perf_counter() - clock
                 if kind is None:
                     identical += 1
-                    if args.columns and (place := PLACE.search(our_text)):
+                    if args.columns and our_column is not None:
                         column = syntax_error_offset(verify, record["answer"])
-                        if column is not None and column != int(place.group(1)):
+                        if column is not None and column != our_column:
                             totals["column"] += 1
-                            groups.setdefault(f"column (grader {column}, weightspace {place.group(1)})",
+                            groups.setdefault(f"column (grader {column}, weightspace {our_column})",
                                               []).append((seed, record, f"offset {column}", our_text))
                     continue
                 if kind == "grader crash":

@@ -216,13 +216,15 @@ std::string id_text(std::string_view id_json) {
 std::string csv_header(bool timings) {
   std::string header =
       "id,input,game,source,episodes,normalized_score,parse_success,raw_score,score_cap,mean_episode_length,"
-      "edit_count,nonzero_weights,error_kind,error,weights_sha256,cached";
+      "edit_count,nonzero_weights,error_kind,error_line,error_column,error,weights_sha256,cached";
   return header + (timings ? ",seconds,steps\n" : "\n");
 }
 
 std::string csv_row(const BatchResult& result, bool timings) {
   const Reward& reward = result.reward;
   const bool ok = reward.parse_success;
+  // The place as the JSON line has it: empty (null there) on success and when there is none.
+  const bool placed = !ok && reward.error && reward.error->has_place();
   std::vector<std::string> fields = {
       id_text(result.record.id),
       result.record.input,
@@ -237,6 +239,8 @@ std::string csv_row(const BatchResult& result, bool timings) {
       ok ? std::to_string(reward.edit_count) : "",
       ok ? std::to_string(reward.nonzero_weights) : "",
       ok || !reward.error ? "" : reward.error->kind,
+      placed ? std::to_string(reward.error->line) : "",
+      placed ? std::to_string(reward.error->column) : "",
       ok || !reward.error ? "" : reward.error->message,
       result.weights_sha256.value_or(""),
       result.cached ? "true" : "false",

@@ -21,6 +21,7 @@ namespace {
 using nlohmann::json;
 
 json optional_text(const std::optional<std::string>& text) { return text ? json(*text) : json(nullptr); }
+json optional_integer(const std::optional<std::int64_t>& number) { return number ? json(*number) : json(nullptr); }
 
 json run_header(const RunInfo& run) {
   return {{"id", run.id},
@@ -68,6 +69,8 @@ json record_json(const StoredRecord& record, bool changed) {
           {"episodes", record.episodes},
           {"normalized_score", number_or_null(record.normalized_score)},
           {"error_kind", optional_text(record.error_kind)},
+          {"error_line", optional_integer(record.error_line)},
+          {"error_column", optional_integer(record.error_column)},
           {"error", optional_text(error)},
           {"steps", record.steps},
           {"seconds", record.seconds},

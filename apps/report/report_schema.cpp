@@ -171,6 +171,8 @@ void validate_report_data(const json& data) {
                   {"episodes", Type::kInteger},
                   {"normalized_score", Type::kNumber, kNullable},
                   {"error_kind", Type::kString, kNullable},
+                  {"error_line", Type::kInteger, kNullable},
+                  {"error_column", Type::kInteger, kNullable},
                   {"error", Type::kString, kNullable},
                   {"steps", Type::kInteger, kNullable},
                   {"seconds", Type::kNumber, kNullable},

@@ -11,6 +11,7 @@ namespace weightspace::app {
 namespace {
 
 std::string json_or_null(const std::optional<std::string>& text) { return text ? python_json_string(*text) : "null"; }
+std::string json_or_null(const std::optional<std::int64_t>& number) { return number ? std::to_string(*number) : "null"; }
 
 bool all_digits(const std::string& text) {
   return !text.empty() && text.size() < 19 && text.find_first_not_of("0123456789") == std::string::npos;
@@ -26,7 +27,8 @@ BatchResult to_batch_result(const StoredRecord& record) {
                            python_json_string(record.source) + ", \"episodes\": " + std::to_string(record.episodes) +
                            ", \"reward\": " + record.reward + ", \"weights_sha256\": " +
                            json_or_null(record.weights_sha256) + ", \"error_kind\": " + json_or_null(record.error_kind) +
-                           ", \"cached\": " + (record.cached ? "true" : "false") + "}";
+                           ", \"error_line\": " + json_or_null(record.error_line) + ", \"error_column\": " +
+                           json_or_null(record.error_column) + ", \"cached\": " + (record.cached ? "true" : "false") + "}";
   bool timings = false;
   try {
     BatchResult result = parse_batch_line(line, timings, nullptr);
@@ -62,7 +64,15 @@ StoredRecord to_stored(const BatchResult& result, std::int64_t seq, const std::s
   stored.input_sha256 = std::move(input_sha256);
   stored.reward = reward_json(result.reward);
   stored.normalized_score = result.reward.normalized_score;
-  if (!result.reward.parse_success) stored.error_kind = result.reward.error->kind;
+  if (!result.reward.parse_success && result.reward.error) {
+    const PythonError& error = *result.reward.error;
+    stored.error_kind = error.kind;
+    // As the batch line writes it: no place is null, never 0.
+    if (error.has_place()) {
+      stored.error_line = error.line;
+      stored.error_column = error.column;
+    }
+  }
   stored.cached = result.cached;
   stored.steps = result.steps;
   stored.seconds = result.seconds;

@@ -168,6 +168,11 @@ std::string Statement::text(int column) const {
   return bytes == nullptr ? std::string() : std::string(bytes, static_cast<std::size_t>(sqlite3_column_bytes(handle_, column)));
 }
 
+std::optional<std::int64_t> Statement::optional_integer(int column) const {
+  if (is_null(column)) return std::nullopt;
+  return integer(column);
+}
+
 std::optional<std::string> Statement::optional_text(int column) const {
   if (is_null(column)) return std::nullopt;
   return text(column);

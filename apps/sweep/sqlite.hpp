@@ -93,6 +93,7 @@ class Statement {
   double real(int column) const;  // NULL reads as NaN
   std::string text(int column) const;
   std::optional<std::string> optional_text(int column) const;
+  std::optional<std::int64_t> optional_integer(int column) const;
 
  private:
   Database& database_;

@@ -14,7 +14,8 @@ namespace weightspace::app {
 
 namespace {
 
-// The current schema. Version 1 had no speed table and no pinned column (migrate() adds them).
+// The current schema. Version 1 had no speed table and no pinned column, version 2 no error
+// place (migrate() adds them).
 constexpr const char* kSchema = R"sql(
 CREATE TABLE runs (
   id INTEGER PRIMARY KEY,
@@ -51,6 +52,8 @@ CREATE TABLE records (
   reward TEXT NOT NULL,
   normalized_score REAL,
   error_kind TEXT,
+  error_line INTEGER,
+  error_column INTEGER,
   cached INTEGER NOT NULL,
   steps INTEGER NOT NULL,
   seconds REAL NOT NULL,
@@ -77,6 +80,13 @@ CREATE TABLE speed (
   seconds REAL NOT NULL,
   PRIMARY KEY (run_id, threads)
 ) WITHOUT ROWID;
+)sql";
+
+// Version 2 -> 3: a failed record keeps its error's place (line, column in the edits block) as
+// the batch line does; records stored before have NULL there, as an error with no place.
+constexpr const char* kMigration2To3 = R"sql(
+ALTER TABLE records ADD COLUMN error_line INTEGER;
+ALTER TABLE records ADD COLUMN error_column INTEGER;
 )sql";
 
 constexpr const char* kRunColumns =
@@ -163,7 +173,9 @@ Store::Store(const std::string& path, sqlite::Database::Mode mode) : database_(p
 void Store::create_schema() { database_.exec(kSchema); }
 
 void Store::migrate(std::int64_t from) {
-  if (from == 1) database_.exec(kMigration1To2);
+  // Step by step, inside the caller's transaction: a store is either wholly migrated or untouched.
+  if (from <= 1) database_.exec(kMigration1To2);
+  if (from <= 2) database_.exec(kMigration2To3);
 }
 
 std::int64_t Store::begin_run(const RunInfo& run) {

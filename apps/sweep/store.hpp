@@ -18,7 +18,7 @@ namespace weightspace::app {
 // transactions as they are graded, so a killed sweep leaves whole batches only. The schema
 // version is PRAGMA user_version (kSchemaVersion); older stores are migrated on open, newer
 // ones refused. docs/user-guide.md "Results store" lists the tables.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 // PRAGMA application_id of a weightspace store ("WSRS"): another program's SQLite file is
 // refused rather than written into.
 inline constexpr std::int64_t kApplicationId = 0x57535253;
@@ -60,6 +60,9 @@ struct StoredRecord {
   std::string reward;   // reward.json text
   double normalized_score = 0.0;  // NaN for a grade of 0 episodes
   std::optional<std::string> error_kind;
+  // The error's place in the edits block (1-based), null when it has none (or on success).
+  std::optional<std::int64_t> error_line;
+  std::optional<std::int64_t> error_column;
   bool cached = false;
   std::int64_t steps = 0;
   double seconds = 0.0;

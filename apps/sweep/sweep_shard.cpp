@@ -92,7 +92,8 @@ bool same_stored_record(const StoredRecord& a, const StoredRecord& b) {
          a.game == b.game && a.source == b.source && a.episodes == b.episodes && a.weights_sha256 == b.weights_sha256 &&
          a.input_sha256 == b.input_sha256 && a.reward == b.reward &&
          same_number(a.normalized_score, b.normalized_score) && a.error_kind == b.error_kind &&
-         a.cached == b.cached && a.steps == b.steps && same_number(a.seconds, b.seconds);
+         a.error_line == b.error_line && a.error_column == b.error_column && a.cached == b.cached &&
+         a.steps == b.steps && same_number(a.seconds, b.seconds);
 }
 
 // A finished run of `store` that these shard runs were merged into before: same sweep, same

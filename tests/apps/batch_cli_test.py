@@ -222,6 +222,25 @@ class Batch(unittest.TestCase):
             with open(os.path.join(rewards, name), encoding="utf-8") as f:
                 self.assertEqual(f.read(), json.dumps(line["reward"]))
 
+    def test_csv_has_the_errors_place_after_its_kind(self):
+        placed = self.write("placed.md", answer("b1[0] = 1", "x[0] = 1"))
+        noblock = self.write("noblock.md", "no block here\n")
+        good = self.write("good.md", answer("b3[0] = 1"))
+        csv_path = os.path.join(self.dir, "out.csv")
+        batch(placed, noblock, good, "--game", "breakout", "--episodes", "2", "--csv", csv_path, "--no-timings",
+              "--quiet")
+        import csv
+        with open(csv_path, newline="", encoding="utf-8") as f:
+            table = list(csv.reader(f))
+        self.assertEqual(table[0], ["id", "input", "game", "source", "episodes", "normalized_score", "parse_success",
+                                    "raw_score", "score_cap", "mean_episode_length", "edit_count", "nonzero_weights",
+                                    "error_kind", "error_line", "error_column", "error", "weights_sha256", "cached"])
+        rows = [dict(zip(table[0], row)) for row in table[1:]]
+        # As the JSON line's error_kind, error_line, error_column, with null an empty field.
+        self.assertEqual([(row["error_kind"], row["error_line"], row["error_column"]) for row in rows],
+                         [("ValueError", "2", "1"), ("ValueError", "", ""), ("", "", "")])
+        self.assertEqual(rows[0]["error"], "unknown tensor 'x'")
+
     def test_stdin_manifest_relative_paths_and_matrix(self):
         self.write("sub/a.md", answer("b3[3] = 1"))
         manifest = self.manifest("sub/m.jsonl", [{"answer_path": "a.md"}, {"answer_path": "a.md", "game": ["freeway"]}])

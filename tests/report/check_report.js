@@ -8,7 +8,7 @@
 //
 // (<build>/tests/report/node is where the build's `npm ci` put puppeteer-core: the target
 // report_browser_test_deps.) With the page's script on, it checks: no console error, no page
-// error, no request but the file itself (and data: URLs); the records table has N rows of 11
+// error, no request but the file itself (and data: URLs); the records table has N rows of 12
 // cells; the banner says N regressions, or "No regressions"; every chart (N of them when
 // --charts is given, else as many as the page's data calls for) is drawn, with coloured data
 // pixels on its canvas; only the page's own elements and scripts exist, and nothing the data

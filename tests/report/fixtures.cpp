@@ -63,6 +63,8 @@ json sweep(std::size_t records, std::size_t regressions) {
   for (std::size_t i = 0; i < records; ++i) {
     const std::size_t group = i % 10;
     const bool fails = i % 29 == 7;
+    // Every other failure has a place (line:column in the edits block); lines past 9 for sorting.
+    const bool placed = fails && i % 2 == 1;
     const bool is_cached = i % 5 == 1;
     const double score = 0.05 + 0.9 * random.uniform() * random.uniform();
     const std::int64_t record_steps = fails ? 0 : 150000 + static_cast<std::int64_t>(random.uniform() * 1e5);
@@ -75,6 +77,8 @@ json sweep(std::size_t records, std::size_t regressions) {
          {"episodes", 1000},
          {"normalized_score", fails ? json(nullptr) : json(score)},
          {"error_kind", fails ? json("parse_error") : json(nullptr)},
+         {"error_line", placed ? json(1 + (i / 29) % 12) : json(nullptr)},
+         {"error_column", placed ? json(1 + i % 7) : json(nullptr)},
          {"error", fails ? json("line 3: expected ']' after the slice, found end of block") : json(nullptr)},
          {"steps", fails ? json(nullptr) : json(record_steps)},
          {"seconds", fails ? json(nullptr) : json(record_steps / 1.2e7)},

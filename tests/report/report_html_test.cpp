@@ -58,6 +58,23 @@ TEST(ReportPage, RendersEveryRecordAndGroup) {
   }
 }
 
+// A failed record's place, line:column, is its own cell before the error's kind and message;
+// empty when the error has no place, and for a record that did not fail.
+TEST(ReportPage, RecordsShowTheErrorsPlace) {
+  json data = report_fixtures::sweep(40, 0);
+  data["records"][7]["error_line"] = 12;
+  data["records"][7]["error_column"] = 5;
+  data["records"][36]["error_line"] = nullptr;  // a failure without a place
+  data["records"][36]["error_column"] = nullptr;
+  const std::string page = render_report_html(data);
+  const std::string_view rows = table(page, "records-table");
+  EXPECT_NE(rows.find("<th>Changed</th><th>Place</th><th>Error</th>"), std::string_view::npos);
+  EXPECT_NE(rows.find("<td>12:5<td><b>parse_error</b> line 3:"), std::string_view::npos);
+  EXPECT_EQ(count(rows, "<td><td><b>parse_error</b>"), 1u);  // record 36 (record 7 has its place)
+  // Every row has 12 cells: 11 omitted-end <td> per row plus the error's.
+  EXPECT_EQ(count(rows, "<td"), 40u * 12);
+}
+
 // A change that moves every record lists every one as a regression: the same bodies of 100.
 TEST(ReportPage, RendersEveryRegressionInBodies) {
   for (const std::size_t regressions : {1u, 100u, 101u, 5000u}) {

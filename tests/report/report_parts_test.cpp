@@ -132,7 +132,9 @@ TEST(ReportData, EveryMissingFieldIsNamed) {
       {"/speed/1/threads", "speed[1].threads"},
       {"/records", "records"},
       {"/records/11/changed", "records[11].changed"},
-      {"/records/0/error", "records[0].error"}};
+      {"/records/0/error", "records[0].error"},
+      {"/records/7/error_line", "records[7].error_line"},
+      {"/records/7/error_column", "records[7].error_column"}};
   for (const auto& [pointer, name] : fields) {
     json data = valid;
     const json::json_pointer where(pointer);
@@ -163,6 +165,10 @@ TEST(ReportData, WrongTypesAndNonFiniteNumbersAreNamed) {
             "report data: records[3].episodes: expected an integer, got number");
   EXPECT_EQ(message("/records/3/normalized_score", "0.5"),
             "report data: records[3].normalized_score: expected a number or null, got string");
+  EXPECT_EQ(message("/records/7/error_line", "3"),
+            "report data: records[7].error_line: expected an integer or null, got string");
+  EXPECT_EQ(message("/records/7/error_column", 2.5),
+            "report data: records[7].error_column: expected an integer or null, got number");
   EXPECT_EQ(message("/records/3/cached", nullptr), "report data: records[3].cached: expected true or false, got null");
   EXPECT_EQ(message("/distributions/2/scores/0", std::nan("")),
             "report data: distributions[2].scores[0]: not a finite number");
@@ -201,7 +207,9 @@ TEST(ReportData, DocumentedNullsAreAccepted) {
                               "/trend/0/steps_per_second",
                               "/records/0/normalized_score",
                               "/records/0/steps",
-                              "/records/0/seconds"}) {
+                              "/records/0/seconds",
+                              "/records/7/error_line",
+                              "/records/7/error_column"}) {
     data[json::json_pointer(pointer)] = nullptr;
   }
   data["extra"] = "ignored";

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """`weightspace compare`, `runs` and `report` on crafted results databases: each kind of
 difference and its exit status (0 no regression, 1 regression, 2 bad input), batch JSONL files
-as operands, the runs listing and pinning, the report's data, and the migration of a schema
-version 1 database (made here with raw SQL) to the current one.
+as operands, the runs listing and pinning, the report's data, a failed record's place (line,
+column) kept from the sweep through the store to compare and the report, and the migration of
+schema version 1 and 2 databases (made here with raw SQL) to the current one.
 
 usage: python3 compare_cli_test.py WEIGHTSPACE_BINARY EXAMPLES_DIR
 """
@@ -30,6 +31,16 @@ CREATE TABLE records (run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CAS
 PRAGMA application_id = 1465078355;
 PRAGMA user_version = 1;
 """
+# Schema version 2, as it was: records have no error_line, error_column.
+SCHEMA_2 = SCHEMA_1.replace("grade_steps INTEGER NOT NULL DEFAULT 0);",
+                            "grade_steps INTEGER NOT NULL DEFAULT 0, "
+                            "pinned INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1)));").replace(
+    "PRAGMA user_version = 1;", """CREATE TABLE speed (run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  threads INTEGER NOT NULL, records INTEGER NOT NULL, steps INTEGER NOT NULL, seconds REAL NOT NULL,
+  PRIMARY KEY (run_id, threads)) WITHOUT ROWID;
+PRAGMA user_version = 2;""")
+RECORD_1_COLUMNS = ("run_id, seq, answer_set, id, input, game, source, episodes, weights_sha256, input_sha256, reward, "
+                    "normalized_score, error_kind, cached, steps, seconds")
 RUN_1_COLUMNS = ("id, name, config_path, config_text, started_at, finished_at, status, error, version, git_revision, "
                  "cpu_model, cores, simd, hostname, threads, grade_seconds, grade_steps")
 
@@ -174,11 +185,11 @@ class Compare(SweepCase):
             connection.executescript(SCHEMA_1)
             connection.execute("ATTACH DATABASE ? AS current", (self.db,))
             connection.execute(f"INSERT INTO runs SELECT {RUN_1_COLUMNS} FROM current.runs WHERE id = 1")
-            connection.execute("INSERT INTO records SELECT * FROM current.records WHERE run_id = 1")
+            connection.execute(f"INSERT INTO records SELECT {RECORD_1_COLUMNS} FROM current.records WHERE run_id = 1")
         connection.close()
         result = run("runs", "--db", old, check=0)
-        self.assertIn(f"{old}: migrating the results store from schema version 1 to 2", result.stderr)
-        self.assertEqual(self.query(old, "PRAGMA user_version"), [(2,)])
+        self.assertIn(f"{old}: migrating the results store from schema version 1 to 3", result.stderr)
+        self.assertEqual(self.query(old, "PRAGMA user_version"), [(3,)])
         self.assertEqual(self.query(old, "PRAGMA journal_mode"), [("wal",)])
         self.assertEqual(self.query(old, "SELECT id, pinned FROM runs"), [(1, 0)])
         self.assertEqual(self.records(old, 1), self.records(self.db, 1))
@@ -187,6 +198,63 @@ class Compare(SweepCase):
         self.assertIn("no regression (40 records unchanged)", result.stdout)
         self.assertIn("speed not compared: the runs have no thread count measured in both", result.stdout)
         self.assertNotIn("migrating", run("runs", "--db", old, check=0).stderr)
+
+    def test_a_version_2_database_is_migrated_with_no_places(self):
+        old = os.path.join(self.dir, "v2.sqlite")
+        connection = sqlite3.connect(old)
+        with connection:
+            connection.executescript(SCHEMA_2)
+            connection.execute("ATTACH DATABASE ? AS current", (self.db,))
+            connection.execute(f"INSERT INTO runs SELECT {RUN_1_COLUMNS}, 1 FROM current.runs WHERE id = 1")
+            connection.execute(f"INSERT INTO records SELECT {RECORD_1_COLUMNS} FROM current.records WHERE run_id = 1")
+            connection.execute("INSERT INTO speed SELECT * FROM current.speed WHERE run_id = 1")
+            # A failure of before: its place was never stored.
+            connection.execute("UPDATE records SET error_kind = 'ValueError' WHERE seq = 3")
+        connection.close()
+        result = run("runs", "--db", old, check=0)
+        self.assertIn(f"{old}: migrating the results store from schema version 2 to 3", result.stderr)
+        self.assertEqual(self.query(old, "PRAGMA user_version"), [(3,)])
+        self.assertEqual(self.query(old, "SELECT id, pinned FROM runs"), [(1, 1)])
+        self.assertEqual(self.query(old, "SELECT COUNT(*) FROM speed"), self.query(self.db, "SELECT COUNT(*) FROM speed "
+                                                                                           "WHERE run_id = 1"))
+        self.assertEqual(self.query(old, "SELECT COUNT(*), COUNT(error_line), COUNT(error_column) FROM records"),
+                         [(40, 0, 0)])
+        columns = "seq, answer_set, id, input, game, source, episodes, reward, normalized_score, cached, steps"
+        self.assertEqual(self.query(old, f"SELECT {columns} FROM records ORDER BY seq"),
+                         self.query(self.db, f"SELECT {columns} FROM records WHERE run_id = 1 ORDER BY seq"))
+        self.sweep(os.path.join(self.dir, "nightly.toml"), "--db", old)
+        self.assertIn("no regression (40 records unchanged)", run("compare", "1", "2", "--db", old, check=0).stdout)
+        self.assertNotIn("migrating", run("runs", "--db", old, check=0).stderr)
+
+    def test_a_failed_records_place_goes_from_the_sweep_to_compare_and_the_report(self):
+        fence = "```"
+        self.write("placed/bad.md", f"{fence}edits\nb1[0] = 1\nx[0] = 1\n{fence}\n")
+        self.write("placed/noblock.md", "no block here\n")
+        config = self.config(name="placed.toml", paths=("placed/",), games=("breakout",), sources=("original",))
+        db = os.path.join(self.dir, "placed.sqlite")
+        self.sweep(config, "--db", db, "--no-report")
+        self.assertEqual(self.query(db, "SELECT input, error_kind, error_line, error_column FROM records ORDER BY seq"),
+                         [("placed/bad.md", "ValueError", 2, 1), ("placed/noblock.md", "ValueError", None, None)])
+        # The store's records are the batch's lines: compare finds them the same either way round.
+        lines = run("batch", "placed/", "--game", "breakout", "--episodes", "2", "--quiet", cwd=self.dir,
+                    check=0).stdout
+        self.assertEqual([(line["error_line"], line["error_column"]) for line in map(json.loads, lines.splitlines())],
+                         [(2, 1), (None, None)])
+        same = self.write("placed.jsonl", lines)
+        for operands in ((same, "latest"), ("latest", same)):
+            self.assertIn("no regression (2 records unchanged)",
+                          run("compare", *operands, "--db", db, check=0).stdout)
+        out, data = os.path.join(self.dir, "placed.html"), os.path.join(self.dir, "placed.json")
+        run("report", "latest", "--db", db, "-o", out, "--data", data, check=0)
+        with open(data, encoding="utf-8") as f:
+            records = json.load(f)["records"]
+        self.assertEqual([(r["error_kind"], r["error_line"], r["error_column"], r["error"]) for r in records],
+                         [("ValueError", 2, 1, "unknown tensor 'x'"),
+                          ("ValueError", None, None, "answer has no edits block")])
+        with open(out, encoding="utf-8") as f:
+            page = f.read()
+        self.assertIn("<td>2:1<td><b>ValueError</b> unknown tensor &#39;x&#39;", page)
+        self.assertIn("<td><td><b>ValueError</b> answer has no edits block", page)
 
 
 if __name__ == "__main__":

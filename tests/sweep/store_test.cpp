@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The results store's own guarantees: a transaction that fails (here: the database is full)
 // leaves nothing of itself, the store stays consistent and takes more records once there is room;
-// values go in and come out exactly (NaN as NULL, text with quotes and NULs).
+// values go in and come out exactly (NaN as NULL, text with quotes and NULs, a failure's place);
+// a result stored and read back is the batch line it was.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -11,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "apps/batch/batch_output.hpp"
+#include "apps/sweep/run_data.hpp"
 #include "apps/sweep/store.hpp"
 
 namespace weightspace::app {
@@ -125,6 +128,47 @@ TEST_F(StoreTest, ValuesComeBackExactly) {
   EXPECT_EQ(back[1].seconds, 0.125);
   EXPECT_EQ(store.run(run)->failed, 1);
   EXPECT_EQ(store.run(run)->grade_steps, 10);
+}
+
+// A failed result's place (line, column in the edits block) goes into the store and comes back
+// into the batch line compare, merge and --resume rebuild from it; no place stays null.
+TEST_F(StoreTest, AFailuresPlaceRoundTripsAsTheBatchLine) {
+  std::vector<BatchResult> results(3);
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    BatchResult& result = results[i];
+    result.record.id = "\"a" + std::to_string(i) + "\"";
+    result.record.input = "answers/a" + std::to_string(i) + ".md";
+    result.record.request.game = "breakout";
+    result.record.request.source = "original";
+    result.record.request.episodes = 2;
+    result.reward.game = "breakout";
+    result.reward.source = "original";
+    result.reward.episodes = BigInt(2);
+  }
+  results[0].reward.error = PythonError{"ValueError", "unknown tensor 'x'", 12, 5};
+  results[1].reward.error = PythonError{"ValueError", "answer has no edits block", 0, 0};
+  results[2].reward.parse_success = true;
+  results[2].weights_sha256 = std::string(64, 'a');
+  std::vector<StoredRecord> stored;
+  for (const BatchResult& result : results) {
+    stored.push_back(to_stored(result, static_cast<std::int64_t>(stored.size()), "set", std::nullopt));
+  }
+  EXPECT_EQ(stored[0].error_line, 12);
+  EXPECT_EQ(stored[0].error_column, 5);
+  EXPECT_FALSE(stored[1].error_line || stored[1].error_column);
+
+  Store store(path_, sqlite::Database::Mode::Create);
+  const std::int64_t run = new_run(store);
+  store.add_records(run, stored, 1.0, 0);
+  const std::vector<StoredRecord> back = store.records(run);
+  ASSERT_EQ(back.size(), results.size());
+  EXPECT_EQ(back[0].error_line, 12);
+  EXPECT_EQ(back[0].error_column, 5);
+  for (std::size_t i = 1; i < back.size(); ++i) EXPECT_FALSE(back[i].error_line || back[i].error_column) << i;
+  for (std::size_t i = 0; i < back.size(); ++i) {
+    EXPECT_EQ(batch_line(to_batch_result(back[i]), false), batch_line(results[i], false)) << i;
+  }
+  EXPECT_NE(batch_line(results[0], false).find("\"error_line\": 12, \"error_column\": 5"), std::string::npos);
 }
 
 TEST_F(StoreTest, ANewRunIsTheUnfinishedOneUntilItFinishes) {

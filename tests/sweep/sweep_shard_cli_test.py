@@ -19,6 +19,9 @@ class SweepShardTest(SweepCase):
         self.examples()
         # Duplicates of other ids: one process serves them from its cache, wherever the deal put them.
         self.manifest("answers.jsonl", 13, duplicates=13)
+        # A failure with a place (line 2, column 1 of its edits block): merge keeps it.
+        with open(os.path.join(self.dir, "answers.jsonl"), "a", encoding="utf-8") as f:
+            f.write(json.dumps({"id": "placed", "answer": "```edits\nb1[0] = 1\nx[0] = 1\n```\n"}) + "\n")
         self.nightly = self.config(paths=("answers/", "answers.jsonl"), episodes=(1, 2))
         self.db = os.path.join(self.dir, "weightspace.sqlite")
 
@@ -50,6 +53,8 @@ class SweepShardTest(SweepCase):
         self.integrity(merged)
         self.assertEqual(self.query(merged, "SELECT id, name, status FROM runs"), [(1, "nightly", "finished")])
         self.assertEqual(self.records(merged, 1), self.records(self.db, one["run"]))
+        self.assertEqual(self.query(merged, "SELECT DISTINCT error_kind, error_line, error_column FROM records "
+                                            "WHERE id = '\"placed\"'"), [("ValueError", 2, 1)])
         # The shards missed hits one process has: merge decided `cached` again over the whole run.
         cached = self.query(merged, "SELECT SUM(cached) FROM records")[0][0]
         self.assertLess(sum(self.query(path, "SELECT SUM(cached) FROM records")[0][0] for path in shards), cached)

@@ -19,7 +19,7 @@ FENCE = "```"
 # The columns of a record that do not depend on timing: two sweeps of the same config agree on
 # them exactly, whatever threads, interruptions and resumes happened.
 RECORD_COLUMNS = ("seq, answer_set, id, input, game, source, episodes, weights_sha256, input_sha256, reward, "
-                  "normalized_score, error_kind, cached, steps")
+                  "normalized_score, error_kind, error_line, error_column, cached, steps")
 
 
 def answer(k):

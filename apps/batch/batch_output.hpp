@@ -7,6 +7,8 @@
 
 #include <weightspace/batch_grader.hpp>
 
+#include "parser/python/error.hpp"  // parse_batch_line throws EditError
+
 namespace weightspace::app {
 
 // One line of `weightspace batch` output (without the newline): a JSON object whose "reward"

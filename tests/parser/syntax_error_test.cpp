@@ -17,14 +17,16 @@ namespace {
 using testing::Raised;
 using testing::raised;
 
+// Each expectation is CPython 3.11.2's ast.parse on the same one-line text.
+void expect_syntax_error(std::string_view body, std::string_view message, int column) {
+  const Raised error = raised(body);
+  EXPECT_EQ(error.kind, "SyntaxError") << body;
+  EXPECT_EQ(error.message, std::string(message) + " (<unknown>, line 1)") << body;
+  EXPECT_EQ(error.column, column) << body;
+}
+
 TEST(PegenErrors, SecondPassFollowsPegenAlternativesAndMemo) {
-  // Each expectation is CPython 3.11.2's ast.parse on the same text.
-  const auto check = [](std::string_view body, std::string_view message, int column) {
-    const Raised error = raised(body);
-    EXPECT_EQ(error.kind, "SyntaxError") << body;
-    EXPECT_EQ(error.message, std::string(message) + " (<unknown>, line 1)") << body;
-    EXPECT_EQ(error.column, column) << body;
-  };
+  const auto check = expect_syntax_error;
   const std::string maybe_equal = "invalid syntax. Maybe you meant '==' or ':=' instead of '='?";
   // assignment's `('(' single_target ')' | single_subscript_attribute_target) ':'` commits
   // to the group: this annotation is not valid Python, `f()[0]: int` is.
@@ -60,12 +62,7 @@ TEST(PegenErrors, SecondPassFollowsPegenAlternativesAndMemo) {
 // parsed is handed back, unchecked, to a later parse with the rules on at the same token; a
 // token it did not start a rule at is parsed afresh, with the rules on.
 TEST(PegenErrors, MemoFromExpressionWithoutInvalid) {
-  const auto check = [](std::string_view body, std::string_view message, int column) {
-    const Raised error = raised(body);
-    EXPECT_EQ(error.kind, "SyntaxError") << body;
-    EXPECT_EQ(error.message, std::string(message) + " (<unknown>, line 1)") << body;
-    EXPECT_EQ(error.column, column) << body;
-  };
+  const auto check = expect_syntax_error;
   const std::string maybe_equal = "invalid syntax. Maybe you meant '==' or ':=' instead of '='?";
   const std::string legacy_print = "Missing parentheses in call to 'print'. Did you mean print(...)?";
   // invalid_assignment's `star_named_expression ',' star_named_expressions*` gets the memoised

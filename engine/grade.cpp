@@ -90,39 +90,39 @@ std::vector<std::string_view> package_modules(std::string_view source) {
 
 // What the grader raises for a game weightspace does not have: MinAtar's Environment (original)
 // or verify.synth_environment_class imports the game's module by name.
-EditError import_game_error(const GradeRequest& request) {
+PythonError import_game_error(const GradeRequest& request) {
   if (request.game == "__init__") {
     // The import succeeds: the package's __init__.py again, as a module with no game in it.
     // MinAtar's Environment then reads its `Env`, an AttributeError grade_answer does not
     // catch (the grader dies; weightspace reports it as a failed grade), and verify's synth
     // class check finds no `...Environment` class, a ValueError it does catch.
     if (request.source == "original") {
-      return EditError("AttributeError", "module 'minatar.environments.__init__' has no attribute 'Env'");
+      return PythonError{"AttributeError", "module 'minatar.environments.__init__' has no attribute 'Env'"};
     }
-    return EditError("ValueError", "expected one environment class for __init__, found 0");
+    return PythonError{"ValueError", "expected one environment class for __init__, found 0"};
   }
   if (request.source == "original") {
-    return EditError("ModuleNotFoundError",
-                     import_error("minatar.environments", request.game, package_modules("original")));
+    return PythonError{"ModuleNotFoundError",
+                       import_error("minatar.environments", request.game, package_modules("original"))};
   }
   if (request.source != "synth" && with_game("synth", request.game, [](const auto&) {})) {
     // verify.py would play the synth game with the original observation; nothing weightspace has.
-    return EditError("ModuleNotFoundError", "weightspace plays the synth games only with source 'synth', not " +
-                                                python_repr_of_bytes_as_str(request.source));
+    return PythonError{"ModuleNotFoundError", "weightspace plays the synth games only with source 'synth', not " +
+                                                  python_repr_of_bytes_as_str(request.source)};
   }
-  return EditError("ModuleNotFoundError", import_error("minatar_synth.games", request.game, package_modules("synth")));
+  return PythonError{"ModuleNotFoundError", import_error("minatar_synth.games", request.game, package_modules("synth"))};
 }
 
 // verify.score_cap for a game weightspace does not have; grade_answer gets there when
 // evaluate played no episode (episodes <= 0) and so never built an environment.
-EditError score_cap_error(const GradeRequest& request) {
-  if (request.source == "original") return EditError("KeyError", python_repr_of_bytes_as_str(request.game));
+PythonError score_cap_error(const GradeRequest& request) {
+  if (request.source == "original") return PythonError{"KeyError", python_repr_of_bytes_as_str(request.game)};
   return import_game_error(request);
 }
 
 // verify.make_environment fails to import the game's module (caught by grade_answer).
 Rollout unknown_game(const GradeRequest& request) {
-  return failed_rollout(import_game_error(request).error());
+  return failed_rollout(import_game_error(request));
 }
 
 // Half the physical memory, asked once (sysconf makes a system call; grades can be 50 µs).
@@ -209,7 +209,7 @@ Rollout play(const Weights& weights, const GradeRequest& request, std::vector<Ep
 Reward make_reward(const GradeRequest& request, const ParsedAnswer& parsed, const Rollout& rollout) {
   if (!parsed.success) return failed_reward(request, parsed.error->error());
   if (!rollout.played) return failed_reward(request, *rollout.error);
-  if (!known_game(request)) return failed_reward(request, score_cap_error(request).error());
+  if (!known_game(request)) return failed_reward(request, score_cap_error(request));
   Reward reward;
   reward.game = request.game;
   reward.source = request.source;

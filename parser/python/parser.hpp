@@ -228,6 +228,7 @@ class Parser {
   int except_clause(bool star);
   int finally_block();
   int decorated();
+  void annotation_prefix(const Mark& arrow);
   int function_definition(bool async);
   int class_definition();
 

@@ -393,10 +393,30 @@ int Parser::function_definition(bool async) {
       deepest = std::max(deepest, depth(expression()));
     } catch (const SyntaxFailure&) {
       reset(arrow);
+      if (!error_pass_) annotation_prefix(arrow);
     }
   }
   expect_forced(Op::Colon, ":");
   return 1 + std::max(deepest, block(keyword, "function definition"));
+}
+
+// pegen's left recursion and repetition give back a trailing operator whose operand does not
+// parse, in the first pass too: `def f() -> int+:` has an annotation `int`, and the forced ':'
+// is then expected at the '+'. The first pass otherwise needs no give-back (its failures are
+// placed at the furthest token), so only here, before a forced token, it parses again with it.
+void Parser::annotation_prefix(const Mark& arrow) {
+  const bool saved = error_pass_;
+  error_pass_ = true;
+  try {
+    consume();
+    expression();
+  } catch (const SyntaxFailure&) {
+    reset(arrow);
+  } catch (...) {
+    error_pass_ = saved;
+    throw;
+  }
+  error_pass_ = saved;
 }
 
 int Parser::class_definition() {

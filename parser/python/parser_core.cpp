@@ -138,8 +138,9 @@ EditError Parser::tokenizer_error(const Token& token) {
                           "unindent does not match any outer indentation level", token.line,
                           cursor_column);
     case TokenizerError::Type::LineContinuation:
+      // E_LINECONT: col_offset = cur - buf - 1, then the usual + 1, decoded from tok->buf.
       return syntax_error("SyntaxError", "unexpected character after line continuation character",
-                          token.line, cursor_column);
+                          token.line, tokenizer_.buffer_column(cursor - tokenizer_.buffer_start()));
     case TokenizerError::Type::EndOfFile:
       if (tokenizer_.level() > 0) {
         const int line = tokenizer_.open_bracket_line();
@@ -148,7 +149,9 @@ EditError Parser::tokenizer_error(const Token& token) {
         message += "' was never closed";
         return syntax_error("SyntaxError", message, line, tokenizer_.open_bracket_column());
       }
-      return syntax_error("SyntaxError", "unexpected EOF while parsing", token.line, cursor_column);
+      // RAISE_SYNTAX_ERROR at a token without a position: where the tokenizer stands.
+      return syntax_error("SyntaxError", "unexpected EOF while parsing", token.line,
+                          tokenizer_column(tokenizer_));
   }
   return syntax_error("SyntaxError", "unknown parsing error", token.line, 0);
 }
@@ -183,17 +186,9 @@ int Parser::character_column(int line, int byte_column) const {
   // error's line, that is its buffer, which starts where it last read a line outside a token:
   // after a string running over lines, at that string's first line (`x = b"""\né"""`: CPython
   // counts the column's bytes from `x`).
-  std::uint32_t buffer = line_start;
   const Tokenizer& furthest = second_pass_is_further() ? tokenizer_ : *first_pass_tokenizer_;
-  if (furthest.line_start() == line_start) {
-    for (std::size_t index = tokens_.size(); index-- > 0;) {
-      const Token& token = tokens_[index];
-      if (token.end <= buffer) break;
-      if (token.kind == TokenKind::String && token.start < buffer && token.column >= 0) {
-        buffer = token.start - static_cast<std::uint32_t>(token.column);
-      }
-    }
-  }
+  const std::uint32_t buffer =
+      furthest.line_start() == line_start ? furthest.buffer_start() : line_start;
   const auto size = static_cast<std::uint32_t>(source_.size());
   const std::uint32_t end = buffer + static_cast<std::uint32_t>(byte_column) + 1;
   // Past the end, the terminating NUL is the one more byte decoded.

@@ -52,9 +52,11 @@ Tokenizer& Parser::furthest_tokenizer() {
 
 // Where the tokenizer stands, for tokens without a position (pegen's col_offset == -1 case).
 int Parser::tokenizer_column(const Tokenizer& tokenizer) const {
+  // pegen: col_offset = cur - line_start bytes, decoded from tok->buf (the two differ after a
+  // string or a continuation running over lines).
   const std::uint32_t line_start = tokenizer.line_start();
   const std::uint32_t cursor = tokenizer.cursor();
-  return cursor <= line_start ? 0 : tokenizer.character_column(line_start, cursor);
+  return cursor <= line_start ? 0 : tokenizer.buffer_column(cursor - line_start);
 }
 
 // RAISE_SYNTAX_ERROR without a location: the last token read, or where the tokenizer stands

@@ -53,9 +53,12 @@ int Parser::parameters(bool lambda) {
     if (token.op() == Op::Slash) {
       if (seen_star) message("/ must be ahead of *", token);
       if (seen_slash) message("/ may appear only once", token);
-      // invalid_parameters' `"/" ','`: without the comma `(/)` is plain invalid syntax.
+      // invalid_parameters' `"/" ','`: without the comma `(/)` is plain invalid syntax. Only
+      // the second pass looks past the '/': the first pass's furthest token places the error.
       if (positional == 0) {
-        if (peek(1).op() == Op::Comma) message("at least one argument must precede /", token);
+        if (second_pass_ && peek(1).op() == Op::Comma) {
+          message("at least one argument must precede /", token);
+        }
         fail();
       }
       consume();
@@ -71,6 +74,9 @@ int Parser::parameters(bool lambda) {
       seen_star = true;
       if (at(Op::Comma) || at(closing)) {
         if (at(closing) || peek(1).op() == closing || peek(1).op() == Op::DoubleStar) {
+          // invalid_star_etc places this at the '*'; invalid_lambda_star_etc raises it without
+          // a place, so at the last token read (the ':' or the '**').
+          if (second_pass_ && lambda) raise_at_last_token("named arguments must follow bare *");
           message("named arguments must follow bare *", token);
         }
         bare_star_pending = true;

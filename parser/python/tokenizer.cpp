@@ -48,6 +48,7 @@ int Tokenizer::next_line_char() {
     return kEof;
   }
   line_start_ = cursor_;
+  if (!in_token_) buffer_start_ = cursor_;
   const void* newline = std::memchr(source_.data() + cursor_, '\n', source_.size() - cursor_);
   line_end_ = newline == nullptr
                   ? static_cast<std::uint32_t>(source_.size())
@@ -202,6 +203,7 @@ Token Tokenizer::next() {
     return again;
   }
   for (;;) {  // nextline
+    in_token_ = false;
     blank_line_ = false;
     if (at_line_start_) {
       at_line_start_ = false;
@@ -219,10 +221,12 @@ Token Tokenizer::next() {
       return token;
     }
     for (;;) {  // again
+      in_token_ = false;
       int character;
       do {
         character = next_char();
       } while (character == ' ' || character == '\t' || character == '\f');
+      in_token_ = true;
       const std::uint32_t start = character == kEof ? cursor_ : cursor_ - 1;
       token_start_ = start;
       if (character == '#') {

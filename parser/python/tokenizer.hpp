@@ -87,6 +87,14 @@ class Tokenizer {
   // 1-based character column of the innermost open bracket, as pegen reports it.
   int open_bracket_column() const;
   std::uint32_t line_start() const { return line_start_; }
+  // CPython's tok->buf: where the tokenizer last read a new line while no token was in
+  // progress. A string or a backslash continuation running over lines leaves it on their first
+  // line, and pegen decodes an error's byte column from there (Parser/pegen_errors.c).
+  std::uint32_t buffer_start() const { return buffer_start_; }
+  // Code points in the first `bytes` bytes of that buffer (bytes <= cursor() - buffer_start()).
+  int buffer_column(std::uint32_t bytes) const {
+    return character_column(buffer_start_, buffer_start_ + bytes);
+  }
   std::uint32_t cursor() const { return cursor_; }
   int line() const { return line_; }
   std::string_view source() const { return source_; }
@@ -129,6 +137,8 @@ class Tokenizer {
   std::uint32_t line_start_ = 0;  // first byte of the current line
   std::uint32_t line_end_ = 0;    // one past the current line's '\n'
   std::uint32_t token_start_ = 0;
+  std::uint32_t buffer_start_ = 0;
+  bool in_token_ = false;  // CPython's tok->start != NULL
   int line_ = 0;
   bool at_eof_ = false;
   bool at_line_start_ = true;

@@ -105,6 +105,41 @@ TEST(PegenErrors, ColumnCountedInTheTokenizersBuffer) {
   check("x = '''\u00e9\nb''' b'\u00e9'\n", 2, 10);
   // The tokenizer past the error's line: that line alone.
   check("x = ('''\u00e9\n\\N{x}'''\n)\n", 3, 1);
+  // A backslash continuation keeps the buffer on its first line too (the 100,000-answer
+  // differential run's cases, issue 37): the column's bytes are counted from there.
+  const auto at_eof = [](std::string_view body, int column) {
+    const Raised error = raised(body);
+    EXPECT_EQ(error.message, "unexpected EOF while parsing (<unknown>, line 2)") << body;
+    EXPECT_EQ(error.column, column) << body;
+  };
+  at_eof("\uff37\uff11[:150 , 22:] *= 9E3; b2[None:] = \\\n1.865e-40 \\\n", 8);
+  at_eof("\uff37\U0001d7da[0::3 , -31] = (-7.9, r\"5\" \\\nR\".\");\\\n", 3);
+  const Raised continuation = raised("x = '\u00e9' + \\\n\u00e9\u00e9 \\ 1\n");
+  EXPECT_EQ(continuation.message,
+            "unexpected character after line continuation character (<unknown>, line 2)");
+  EXPECT_EQ(continuation.column, 17);  // 20 bytes from `x`: 17 characters, not 5
+}
+
+TEST(PegenErrors, PlacesInFunctionHeaders) {
+  // The first pass does not look past a leading '/': its furthest token, the '/', places the
+  // generic error (the second pass's `"/" ','` lookahead does not move it).
+  expect_syntax_error("def f(/):\n    pass\n", "invalid syntax", 7);
+  expect_syntax_error("x = lambda /: 0\n", "invalid syntax", 12);
+  expect_syntax_error("def f(/, a): pass\n", "at least one argument must precede /", 7);
+  // invalid_star_etc places the bare '*' error at the '*'; invalid_lambda_star_etc raises it
+  // without a place, so at the last token read.
+  expect_syntax_error("def f(*, **k): pass\n", "named arguments must follow bare *", 7);
+  expect_syntax_error("x = lambda *: 1\n", "named arguments must follow bare *", 13);
+  expect_syntax_error("x = lambda *, **k: 1\n", "named arguments must follow bare *", 15);
+  // The first pass gives back an operator whose operand does not parse, so the forced ':'
+  // after a return annotation is expected after the annotation's longest prefix.
+  const std::string colon = "expected ':'";
+  expect_syntax_error("def f(*, k) -> int+:\n  pass\n", colon, 19);
+  expect_syntax_error("def f() -> a if b:\n  pass\n", colon, 14);
+  expect_syntax_error("def f() -> a.:\n  pass\n", colon, 13);
+  expect_syntax_error("def f() -> lambda: x+:\n  pass\n", colon, 21);
+  expect_syntax_error("def f() -> (a+):\n  pass\n", colon, 9);
+  expect_syntax_error("def f() -> :\n  pass\n", colon, 9);
 }
 
 TEST(PegenErrors, ParserStackThresholds) {

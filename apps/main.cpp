@@ -35,7 +35,9 @@ std::optional<int> check_command_line(const CLI::App& app, int argc, char** argv
   const std::vector<std::string> args(argv + 1, argv + argc);
   std::vector<std::string> names;
   for (const CLI::App* command : app.get_subcommands({})) names.push_back(command->get_name());
-  const auto usage = [&] { std::cerr << "usage: weightspace COMMAND [OPTIONS]\n\ncommands:\n" << weightspace::app::command_table(app); };
+  const auto usage = [&] {
+    std::cerr << "usage: weightspace COMMAND [OPTIONS]\n\ncommands:\n" << weightspace::app::command_table(app);
+  };
   if (args.empty()) {
     spdlog::error("a command is required; the commands are {} (`weightspace help COMMAND` describes one)",
                   command_list(app));

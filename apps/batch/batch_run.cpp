@@ -221,10 +221,11 @@ BatchSummary grade_records(Records& records, BatchGrader& grader, ResultSinks& s
 }
 
 void log_summary(const BatchSummary& summary, double seconds, std::uint64_t resumed) {
+  const double grades = seconds > 0 ? static_cast<double>(summary.records) / seconds : 0.0;
+  const double steps = seconds > 0 ? static_cast<double>(summary.steps) / seconds / 1e6 : 0.0;
   spdlog::info("batch: {} graded in {:.2f} s ({:.1f} grades/s, {:.1f} M steps/s), {}, {} cached{}",
-               count_of(summary.records, "record"), seconds, seconds > 0 ? static_cast<double>(summary.records) / seconds : 0.0,
-               seconds > 0 ? static_cast<double>(summary.steps) / seconds / 1e6 : 0.0, count_of(summary.failed, "error"), summary.cached,
-               resumed > 0 ? ", after " + std::to_string(resumed) + " resumed" : "");
+               count_of(summary.records, "record"), seconds, grades, steps, count_of(summary.failed, "error"),
+               summary.cached, resumed > 0 ? ", after " + std::to_string(resumed) + " resumed" : "");
 }
 
 // Grades `records` into the options' outputs, after what --resume finds there.

@@ -75,7 +75,8 @@ std::vector<std::string> flag_games(const std::vector<std::string>& given, const
   std::vector<std::string> games;
   for (const std::string& text : given) {
     const std::size_t begin = text.find_first_not_of(" \t");
-    const std::string game = begin == std::string::npos ? "" : text.substr(begin, text.find_last_not_of(" \t") + 1 - begin);
+    const std::string game =
+        begin == std::string::npos ? "" : text.substr(begin, text.find_last_not_of(" \t") + 1 - begin);
     if (game == "all") {
       games.insert(games.end(), names.begin(), names.end());
     } else if (std::find(names.begin(), names.end(), game) != names.end()) {

@@ -16,7 +16,9 @@ void add_batch_command(CLI::App& app) {
       "batch", "Grade many answers in one process: files, folders, JSONL manifests (- = stdin); JSONL out, in input order");
   command->add_option("inputs", options->inputs,
                       "Answer files, trajectory *.json, folders (recursive), JSONL manifests (*.jsonl, - for stdin)");
-  command->add_option("--game", options->games, "Game(s) to grade every input on (repeat or comma-separate; all = every game of --source)")
+  command
+      ->add_option("--game", options->games,
+                   "Game(s) to grade every input on (repeat or comma-separate; all = every game of --source)")
       ->delimiter(',');
   command->add_option("--source", options->source, "original or synth")->check(CLI::IsMember({"original", "synth"}));
   command->add_option("--episodes", options->episodes, "Episodes per grade, read as Python's int() (the grader's default is 1000)");

@@ -60,7 +60,8 @@ void run_runs(const Options& options) {
     }
     std::string list;
     for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
-    throw UsageError("no runs of sweep name '" + options.name + "' in " + options.db + did_you_mean(options.name, names) +
+    throw UsageError("no runs of sweep name '" + options.name + "' in " + options.db +
+                     did_you_mean(options.name, names) +
                      (names.empty() ? "; the database has no runs" : "; the names are " + list));
   }
   if (options.limit > 0 && runs.size() > static_cast<std::size_t>(options.limit)) runs.resize(options.limit);

@@ -232,8 +232,8 @@ nlohmann::json finish(Store& store, const SweepConfig& config, std::int64_t run,
   }
   if (!request.quiet) {
     spdlog::info("sweep \"{}\": run {} finished: {} ({} graded now, {} failed, {} cached) in {:.2f} s{}",
-                 config.name, run, count_of(info.records, "record"), pass.graded, info.failed, info.cached, pass.seconds,
-                 where.report.empty() ? "" : "; report: " + where.report);
+                 config.name, run, count_of(info.records, "record"), pass.graded, info.failed, info.cached,
+                 pass.seconds, where.report.empty() ? "" : "; report: " + where.report);
   }
   return summary(config, run, info, pass, where, baseline);
 }

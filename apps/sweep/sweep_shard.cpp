@@ -178,7 +178,8 @@ std::int64_t merge_sweep_shards(const std::vector<ShardOutput>& shards, const st
     throw;
   }
   if (!quiet) {
-    spdlog::info("merged {}, {}, into {} run {}", count_of(runs.size(), "sweep shard"), count_of(total, "record"), out, id);
+    spdlog::info("merged {}, {}, into {} run {}", count_of(runs.size(), "sweep shard"), count_of(total, "record"), out,
+                 id);
   }
   return id;
 }

@@ -14,15 +14,73 @@
 #include <exception>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "apps/commands/commands.hpp"
+#include "apps/cli/command_line.hpp"
 #include "apps/cli/errors.hpp"
 #include "apps/cli/suggest.hpp"
 #include "apps/version.hpp"
 #include "policy/tanh.hpp"
+
+namespace {
+
+// What CLI11 would say too late or too vaguely, said first: no command, `help [COMMAND]`, an
+// unknown command or option (with the nearest names). The exit status when the call ends here.
+std::optional<int> check_command_line(const CLI::App& app, int argc, char** argv) {
+  using weightspace::app::command_list;
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  std::vector<std::string> names;
+  for (const CLI::App* command : app.get_subcommands({})) names.push_back(command->get_name());
+  const auto usage = [&] {
+    std::cerr << "usage: weightspace COMMAND [OPTIONS]\n\ncommands:\n" << weightspace::app::command_table(app);
+  };
+  if (args.empty()) {
+    spdlog::error("a command is required; the commands are {} (`weightspace help COMMAND` describes one)",
+                  command_list(app));
+    usage();
+    return 2;
+  }
+  if (args[0] == "help") {
+    if (args.size() == 1) {
+      std::cout << app.help();
+      return 0;
+    }
+    const auto* command = std::find(names.begin(), names.end(), args[1]) != names.end()
+                              ? app.get_subcommand(args[1]) : nullptr;
+    if (args.size() > 2 || command == nullptr) {
+      spdlog::error("usage: weightspace help [COMMAND]; unknown command '{}'{}; the commands are {}", args[1],
+                    weightspace::app::did_you_mean(args[1], names), command_list(app));
+      return 2;
+    }
+    std::cout << command->help(app.get_name());
+    return 0;
+  }
+  if (args[0][0] != '-') {
+    if (std::find(names.begin(), names.end(), args[0]) == names.end()) {
+      spdlog::error("unknown command '{}'{}; the commands are {}", args[0],
+                    weightspace::app::did_you_mean(args[0], names), command_list(app));
+      return 2;
+    }
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (const auto unknown = weightspace::app::unknown_option(*app.get_subcommand(args[0]), rest)) {
+      spdlog::error("{}", *unknown);
+      return 2;
+    }
+    return std::nullopt;
+  }
+  if (const auto unknown = weightspace::app::unknown_option(app, args)) {
+    spdlog::error("{}; the commands are {}", *unknown, command_list(app));
+    usage();
+    return 2;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // A standard stream that was closed (`>&-`) stays unusable rather than being taken by the
@@ -43,6 +101,9 @@ int main(int argc, char** argv) {
 
   CLI::App app{"weightspace: exact, fast grading of hand-written MinAtar policy weights"};
   app.require_subcommand(1);
+  app.footer("`weightspace help COMMAND` (or `weightspace COMMAND --help`) describes a command; `man weightspace`.");
+  // --help shows each option's default beside it.
+  app.option_defaults()->always_capture_default();
   app.set_version_flag("--version", [] {
     return std::string("weightspace ") + weightspace::app::kVersion + "\ngit revision: " +
            weightspace::app::kGitRevision + "\nbuild: " + weightspace::app::kBuildFlags +
@@ -72,25 +133,20 @@ int main(int argc, char** argv) {
   } else {
     for (const Command& command : kCommands) command.add(app);
   }
-  // A command given as the first argument that is none of ours: say so (CLI11 would only say
-  // that a subcommand is required).
-  if (argc > 1 && argv[1][0] != '-') {
-    std::vector<std::string> names;
-    for (const CLI::App* command : app.get_subcommands({})) names.push_back(command->get_name());
-    if (std::find(names.begin(), names.end(), argv[1]) == names.end()) {
-      std::string list;
-      for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
-      spdlog::error("unknown command '{}'{}; the commands are {}", argv[1],
-                    weightspace::app::did_you_mean(argv[1], names), list);
-      return 2;
-    }
-  }
+  weightspace::app::one_value_per_flag(app);
+  weightspace::app::hide_empty_defaults(app);
+  app.name(argc > 0 ? argv[0] : "weightspace");  // as parse() names it: `help` prints the same usage lines
+  if (const std::optional<int> status = check_command_line(app, argc, argv)) return *status;
   try {
     app.parse(argc, argv);
+  } catch (const CLI::Success& done) {
+    return app.exit(done);  // --help, --version: printed on stdout, exit 0
   } catch (const CLI::ParseError& error) {
-    // Help and --version exit 0; every mistake in the call exits 2, as scripts expect.
-    const int status = app.exit(error);
-    return status == 0 ? 0 : 2;
+    // Every mistake in the call exits 2, as scripts expect, with the command's --help named.
+    std::string command = "weightspace";
+    for (const CLI::App* sub : app.get_subcommands()) command += " " + sub->get_name();
+    spdlog::error("{}; `{} --help` lists the options", error.what(), command);
+    return 2;
   } catch (const weightspace::app::UsageError& error) {
     spdlog::error("{}", error.what());
     return 2;

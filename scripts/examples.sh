@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh
+scripts/install-deps.sh build  # the tests' Chromium, Slurm and munge are not needed here
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$(nproc)" --target weightspace weightspace_python >/dev/null
 weightspace=build/release/apps/weightspace

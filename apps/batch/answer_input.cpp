@@ -32,8 +32,7 @@ void add_max_input_bytes_option(CLI::App& command, std::size_t& limit) {
   const std::size_t ceiling = std::min(kMaxEditsBlockBytes, physical_memory() / 2);
   command
       .add_option("--max-input-bytes", limit,
-                  "Largest answer or trajectory file read (bytes, or 64MiB, 2GB); default " +
-                      std::to_string(default_max_input_bytes()))
+                  "Largest answer or trajectory file read (bytes, or 64MiB, 2GB)")
       ->transform(CLI::AsSizeValue(false))
       ->check(CLI::Range(std::size_t{1}, ceiling, "at most " + std::to_string(ceiling) +
                                                       " (the parser's 4 GiB ceiling or half the memory)"));

@@ -2,6 +2,7 @@
 #include "apps/batch/batch_inputs.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -92,36 +93,74 @@ bool blank(std::string_view line) { return line.find_first_not_of(" \t\r\f\v") =
 
 }  // namespace
 
+namespace {
+
+bool answer_name(std::string_view path) {
+  return path.ends_with(".jsonl") || path.ends_with(".json") || path.ends_with(".md") || path.ends_with(".txt");
+}
+
+}  // namespace
+
+RecordStream::Kind RecordStream::kind_of(std::string_view path) {
+  if (path == "-" || path.ends_with(".jsonl")) return Kind::Manifest;
+  return path.ends_with(".json") ? Kind::Trajectory : Kind::Answer;
+}
+
+// `above` holds the folders being walked, from the input down: a link back to one of them is
+// a loop, walked no further.
+void RecordStream::walk(const std::string& folder, std::vector<std::pair<std::uint64_t, std::uint64_t>>& above,
+                        std::vector<Item>& found) {
+  namespace fs = std::filesystem;
+  struct stat info {};
+  if (::stat(folder.c_str(), &info) != 0) {
+    found.push_back({Kind::Missing, folder, "cannot read folder " + folder + ": " + std::strerror(errno)});
+    return;
+  }
+  const std::pair<std::uint64_t, std::uint64_t> identity{info.st_dev, info.st_ino};
+  if (std::find(above.begin(), above.end(), identity) != above.end()) {
+    loops_.push_back(folder);
+    return;
+  }
+  std::error_code error;
+  std::vector<fs::directory_entry> entries;
+  for (auto it = fs::directory_iterator(folder, error); !error && it != fs::directory_iterator(); it.increment(error)) {
+    entries.push_back(*it);
+  }
+  if (error) {
+    found.push_back({Kind::Missing, folder, "cannot read folder " + folder + ": " + error.message()});
+    return;
+  }
+  above.push_back(identity);
+  for (const fs::directory_entry& entry : entries) {
+    const std::string path = entry.path().string();
+    if (entry.path().filename().string().starts_with('.')) continue;
+    std::error_code status_error;
+    const fs::file_status status = entry.status(status_error);  // through symbolic links
+    if (fs::is_directory(status)) {
+      walk(path, above, found);
+    } else if (!answer_name(path)) {
+      continue;
+    } else if (fs::is_regular_file(status) || !fs::exists(status)) {
+      // A link to nothing is read as given, and fails as it would given by name.
+      found.push_back({kind_of(path), path, ""});
+    } else {
+      found.push_back({Kind::Missing, path, "cannot read " + path + ": not a regular file"});
+    }
+  }
+  above.pop_back();
+}
+
 RecordStream::RecordStream(const std::vector<std::string>& inputs, BatchDefaults defaults)
     : defaults_(std::move(defaults)) {
   namespace fs = std::filesystem;
-  auto kind_of = [](std::string_view path) {
-    if (path == "-" || path.ends_with(".jsonl")) return Kind::Manifest;
-    return path.ends_with(".json") ? Kind::Trajectory : Kind::Answer;
-  };
   for (const std::string& input : inputs) {
     std::error_code error;
     if (input != "-" && fs::is_directory(input, error)) {
-      std::vector<std::string> found;
-      for (auto it = fs::recursive_directory_iterator(input, error); !error && it != fs::recursive_directory_iterator();
-           it.increment(error)) {
-        const std::string name = it->path().filename().string();
-        if (name.starts_with('.')) {
-          if (it->is_directory(error)) it.disable_recursion_pending();
-          continue;
-        }
-        const std::string path = it->path().string();
-        if (!it->is_regular_file(error)) continue;
-        if (path.ends_with(".jsonl") || path.ends_with(".json") || path.ends_with(".md") || path.ends_with(".txt")) {
-          found.push_back(path);
-        }
-      }
-      if (error) {
-        items_.push_back({Kind::Missing, input, "cannot read folder " + input + ": " + error.message()});
-        continue;
-      }
-      std::sort(found.begin(), found.end());
-      for (std::string& path : found) items_.push_back({kind_of(path), std::move(path), ""});
+      std::vector<Item> found;
+      std::vector<std::pair<std::uint64_t, std::uint64_t>> above;
+      walk(input, above, found);
+      std::sort(found.begin(), found.end(), [](const Item& a, const Item& b) { return a.path < b.path; });
+      for (Item& item : found) items_.push_back(std::move(item));
     } else {
       items_.push_back({kind_of(input), input, ""});
     }

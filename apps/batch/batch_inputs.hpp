@@ -46,7 +46,9 @@ ManifestEntry parse_manifest_line(std::string_view line);
 // record carrying the error, so the batch goes on.
 //  * `-` and *.jsonl: JSONL manifests; *.json: trajectories; any other file: an answer.
 //  * In folders: *.json trajectories, *.md and *.txt answers, *.jsonl manifests; other files
-//    and names starting with '.' are skipped.
+//    and names starting with '.' are skipped. Symbolic links are followed (a link to a folder
+//    that holds it, a loop, is not walked again); a link to nothing, a subfolder that
+//    cannot be read and a FIFO or device with one of those names each become a failed record.
 class RecordStream {
  public:
   RecordStream(const std::vector<std::string>& inputs, BatchDefaults defaults);
@@ -63,6 +65,8 @@ class RecordStream {
   const std::vector<std::string>& manifest_files() const { return manifest_files_; }
   // Names of manifest keys weightspace does not know, seen so far (a typo is ignored, not fatal).
   std::vector<std::string> take_unknown_keys();
+  // Links the folder walk did not follow: each leads back to a folder that holds it (a loop).
+  const std::vector<std::string>& folder_loops() const { return loops_; }
 
   // Records the lines of a manifest make, counted apart from the run (for progress); stops
   // early when *stop is set. Unreadable: 0.
@@ -71,6 +75,7 @@ class RecordStream {
 
  private:
   enum class Kind { Answer, Trajectory, Manifest, Missing };
+  static Kind kind_of(std::string_view path);
   struct Item {
     Kind kind;
     std::string path;
@@ -84,6 +89,8 @@ class RecordStream {
     bool unread = false;
   };
 
+  void walk(const std::string& folder, std::vector<std::pair<std::uint64_t, std::uint64_t>>& above,
+            std::vector<Item>& found);
   void fill();
   void expand_file(const Item& item);
   void expand_line(std::string_view line, std::uint64_t number);
@@ -100,6 +107,7 @@ class RecordStream {
   std::uint64_t file_records_ = 0;
   std::vector<std::string> manifest_files_;
   std::vector<std::string> unknown_keys_;
+  std::vector<std::string> loops_;
 };
 
 }  // namespace weightspace::app

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -22,10 +23,12 @@
 #include "apps/cli/errors.hpp"
 #include "apps/cli/files.hpp"
 #include "apps/cli/grade_options.hpp"
+#include "apps/cli/interrupt.hpp"
 #include "apps/cli/progress.hpp"
 #include "apps/cluster/shard_meta.hpp"
 #include "apps/cluster/shard_selection.hpp"
 #include "apps/version.hpp"
+#include "apps/cli/plural.hpp"
 
 namespace weightspace::app {
 
@@ -168,7 +171,38 @@ BatchDefaults defaults_of(const BatchRunOptions& options) {
   return defaults;
 }
 
-BatchSummary grade_records(Records& records, BatchGrader& grader, ResultSinks& sinks, BatchProgress& progress) {
+// What Ctrl-C (or SIGTERM) reports before the process ends by it: the progress line as it
+// stood, ended, and what the output holds (apps/cli/interrupt.hpp).
+class InterruptReport {
+ public:
+  explicit InterruptReport(std::string out) : out_(std::move(out)) {}
+  void show(BatchProgress* progress) {
+    const std::lock_guard lock(mutex_);
+    progress_ = progress;
+  }
+  void written(std::uint64_t records) { written_.fetch_add(records, std::memory_order_relaxed); }
+  void operator()(int) {
+    const std::lock_guard lock(mutex_);  // held until the process ends: the progress stays alive
+    if (progress_ != nullptr) progress_->finish();
+    const std::string records = count_of(written_.load(), "record");
+    if (out_.empty() || out_ == "-") {
+      spdlog::warn("batch interrupted: {} written to standard output (with --out FILE, --resume continues a run)",
+                   records);
+    } else {
+      spdlog::warn("batch interrupted: {} written to {}; rerun the same command with --resume to continue", records,
+                   out_);
+    }
+  }
+
+ private:
+  std::string out_;
+  std::mutex mutex_;
+  BatchProgress* progress_ = nullptr;
+  std::atomic<std::uint64_t> written_{0};
+};
+
+BatchSummary grade_records(Records& records, BatchGrader& grader, ResultSinks& sinks, BatchProgress& progress,
+                           InterruptReport& interrupt) {
   auto next = [&]() -> std::optional<BatchRecord> {
     std::optional<BatchRecord> record = records.stream.next(true, records.keep);
     for (const std::string& key : records.stream.take_unknown_keys()) spdlog::warn("manifest key \"{}\" is not one weightspace reads; ignored", key);
@@ -177,6 +211,7 @@ BatchSummary grade_records(Records& records, BatchGrader& grader, ResultSinks& s
   try {
     return grader.run(next, [&](BatchResult&& result) {
       sinks.write(result);
+      interrupt.written(1);
       progress.record(result);
     });
   } catch (const CommandError& failure) {
@@ -186,36 +221,45 @@ BatchSummary grade_records(Records& records, BatchGrader& grader, ResultSinks& s
 }
 
 void log_summary(const BatchSummary& summary, double seconds, std::uint64_t resumed) {
-  spdlog::info("batch: {} records graded in {:.2f} s ({:.1f} grades/s, {:.1f} M steps/s), {} errors, {} cached{}",
-               summary.records, seconds, seconds > 0 ? static_cast<double>(summary.records) / seconds : 0.0,
-               seconds > 0 ? static_cast<double>(summary.steps) / seconds / 1e6 : 0.0, summary.failed, summary.cached,
-               resumed > 0 ? ", after " + std::to_string(resumed) + " resumed" : "");
+  const double grades = seconds > 0 ? static_cast<double>(summary.records) / seconds : 0.0;
+  const double steps = seconds > 0 ? static_cast<double>(summary.steps) / seconds / 1e6 : 0.0;
+  spdlog::info("batch: {} graded in {:.2f} s ({:.1f} grades/s, {:.1f} M steps/s), {}, {} cached{}",
+               count_of(summary.records, "record"), seconds, grades, steps, count_of(summary.failed, "error"),
+               summary.cached, resumed > 0 ? ", after " + std::to_string(resumed) + " resumed" : "");
 }
 
 // Grades `records` into the options' outputs, after what --resume finds there.
 void grade(const BatchRunOptions& options, const std::string& given_out, const BatchDefaults& defaults,
-           const std::optional<ShardSpec>& shard, Records& records) {
+           const std::optional<ShardSpec>& shard, Records& records, InterruptReport& interrupt) {
   BatchOptions batch_options;
-  batch_options.run.threads = options.threads;
+  std::string note;
+  batch_options.run.threads = usable_threads(options.threads, note);
+  if (!note.empty() && !options.quiet) spdlog::warn("{}", note);
   batch_options.run.lockstep = options.lockstep;
   batch_options.cache_entries = options.cache;
   BatchGrader grader(batch_options);
 
   std::error_code error;
   const bool resuming = options.resume && std::filesystem::is_regular_file(options.out, error);
+  // A refused resume (a UsageError from check_output) changes no file: the checks come first.
+  const std::uint64_t resumed =
+      resuming ? check_output(options.out, !options.no_timings,
+                              [&] { return records.stream.next(false, records.keep); }, grader)
+               : 0;
   std::optional<ShardMeta> meta;
   if (shard) meta = start_shard_meta(options, given_out, defaults, *shard);
   if (resuming) drop_torn_line(options.out);
   ResultSinks sinks = open_sinks(options, resuming);
-  const std::uint64_t resumed =
-      resuming ? replay_output(options.out, !options.no_timings, [&] { return records.stream.next(false, records.keep); },
-                               grader, sinks)
-               : 0;
-  if (resuming) spdlog::info("resuming {} after its {} records", options.out, resumed);
+  if (resuming) {
+    replay_output(options.out, sinks);
+    interrupt.written(resumed);
+    spdlog::info("resuming {} after its {}", options.out, count_of(resumed, "record"));
+  }
 
   BatchProgress::Mode mode = BatchProgress::Mode::Off;
   if (!options.quiet) mode = ::isatty(STDERR_FILENO) ? BatchProgress::Mode::Terminal : BatchProgress::Mode::Log;
   BatchProgress progress(mode);
+  interrupt.show(&progress);
   std::optional<TotalCounter> counter;
   if (mode != BatchProgress::Mode::Off) {
     if (!shard) progress.add_total(records.stream.file_records());
@@ -223,8 +267,15 @@ void grade(const BatchRunOptions& options, const std::string& given_out, const B
     counter.emplace(progress, options, defaults, shard, records.stream.manifest_files());
   }
   const auto start = std::chrono::steady_clock::now();
-  const BatchSummary summary = grade_records(records, grader, sinks, progress);
+  BatchSummary summary;
+  try {
+    summary = grade_records(records, grader, sinks, progress, interrupt);
+  } catch (...) {
+    interrupt.show(nullptr);
+    throw;
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  interrupt.show(nullptr);
   progress.stop();
   sinks.finish();
   if (meta) finish_shard_meta(std::move(*meta), records.selection, options.out);
@@ -233,8 +284,10 @@ void grade(const BatchRunOptions& options, const std::string& given_out, const B
 
 }  // namespace
 
-void grade_batch(const BatchRunOptions& given) {
-  if (given.inputs.empty()) throw UsageError("no inputs: give answer files, trajectories, folders, manifests or -");
+void grade_batch(const BatchRunOptions& called) {
+  if (called.inputs.empty()) throw UsageError("no inputs: give answer files, trajectories, folders, manifests or -");
+  BatchRunOptions given = called;
+  given.games = flag_games(called.games, called.source);
   const std::optional<ShardSpec> shard = resolve_shard(given.shard, process_environment);
   const BatchRunOptions options = shard ? shard_run_options(given, *shard) : given;
   if (shard && !options.quiet && !options.dry_run) {
@@ -244,6 +297,14 @@ void grade_batch(const BatchRunOptions& given) {
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe is a write error with a message, not a silent death
   const BatchDefaults defaults = defaults_of(options);
   Records records{RecordStream(options.inputs, defaults), ShardSelection(shard), {}};
+  for (const std::string& loop : records.stream.folder_loops()) {
+    spdlog::warn("{}: a symbolic link back to a folder that holds it; not walked again", loop);
+  }
+  if (options.games.empty() && records.stream.file_records() > 0) {
+    // Only a manifest's records can name their own games.
+    throw UsageError("no game to grade the answer files on: give --game NAME (`weightspace games` lists them; "
+                     "--game all grades every game)");
+  }
   if (shard || options.dry_run) {
     records.keep = [&selection = records.selection](const BatchRecord& record) { return selection.keep(record); };
   }
@@ -251,7 +312,10 @@ void grade_batch(const BatchRunOptions& given) {
     print_dry_run([&] { return records.stream.next(false, records.keep); }, records.selection, options.out);
     return;
   }
-  grade(options, given.out, defaults, shard, records);
+  // Blocks Ctrl-C and SIGTERM in the grading threads, started after it; reports them instead.
+  InterruptReport interrupt(options.out);
+  const SignalReport signals([&interrupt](int signal) { interrupt(signal); });
+  grade(options, given.out, defaults, shard, records, interrupt);
 }
 
 }  // namespace weightspace::app

@@ -29,36 +29,84 @@ void drop_torn_line(const std::string& path) {
   std::filesystem::resize_file(path, static_cast<std::uintmax_t>(keep));
 }
 
-std::uint64_t replay_output(const std::string& out, bool timings,
-                            const std::function<std::optional<BatchRecord>()>& next, BatchGrader& grader,
-                            ResultSinks& sinks) {
+namespace {
+
+// The lines of `out` a resume keeps: every line that ends with a newline (a last line
+// without one was torn by a kill mid-write).
+template <typename Each>
+std::uint64_t for_each_line(const std::string& out, Each&& each) {
   std::ifstream in(out, std::ios::binary);
+  if (!in) throw CommandError("cannot read " + out + " to resume it");
   std::string line;
   std::uint64_t count = 0;
   while (std::getline(in, line)) {
+    if (in.eof()) break;  // no newline after it: torn
     ++count;
+    each(line, count);
+  }
+  return count;
+}
+
+BatchResult parse_line(const std::string& line, const std::string& place, bool& timings) {
+  try {
+    return parse_batch_line(line, timings);
+  } catch (const EditError& error) {
+    throw UsageError(place + " is not a weightspace batch record (" + error.what() + "); cannot resume");
+  }
+}
+
+std::string episodes_text(const BatchRecord& record) { return std::to_string(record.request.episodes); }
+
+}  // namespace
+
+std::string record_difference(const BatchResult& written, const BatchRecord& record) {
+  const BatchRecord& old = written.record;
+  struct Field {
+    const char* name;
+    std::string before;
+    std::string now;
+  };
+  const Field fields[] = {
+      {"id", old.id, record.id},
+      {"input", old.input, record.input},
+      {"game", old.request.game, record.request.game},
+      {"source", old.request.source, record.request.source},
+      {"episodes", episodes_text(old), episodes_text(record)},
+  };
+  for (const Field& field : fields) {
+    if (field.before != field.now) {
+      return std::string(field.name) + " is " + field.before + " there, " + field.now + " now";
+    }
+  }
+  return "";
+}
+
+std::uint64_t check_output(const std::string& out, bool timings,
+                           const std::function<std::optional<BatchRecord>()>& next, BatchGrader& grader) {
+  return for_each_line(out, [&](const std::string& line, std::uint64_t count) {
     const std::string place = out + " line " + std::to_string(count);
     bool line_timings = false;
-    BatchResult written;
-    try {
-      written = parse_batch_line(line, line_timings);
-    } catch (const EditError& error) {
-      throw UsageError(place + " is not a weightspace batch record (" + error.what() + "); cannot resume");
-    }
+    const BatchResult written = parse_line(line, place, line_timings);
     if (line_timings != timings) {
       throw UsageError(place + (line_timings ? " has" : " has no") + " timings; resume with the same --no-timings setting");
     }
     const std::optional<BatchRecord> record = next();
     if (!record) throw UsageError(out + " holds more records than the inputs make; cannot resume");
-    if (!same_record(written, *record)) {
-      throw UsageError(place + " is record " + written.record.id + " on " + written.record.request.game +
-                       ", but the inputs' record " + std::to_string(count) + " is " + record->id + " on " +
-                       record->request.game + ": not the same inputs and options; cannot resume");
+    const std::string difference = record_difference(written, *record);
+    if (!difference.empty()) {
+      throw UsageError(place + " (record " + written.record.id + " on " + written.record.request.game +
+                       ") is not the inputs' record " + std::to_string(count) + ": its " + difference +
+                       " (not the same inputs and options; cannot resume)");
     }
     grader.remember(written);
-    sinks.replay(written);
-  }
-  return count;
+  });
+}
+
+void replay_output(const std::string& out, ResultSinks& sinks) {
+  for_each_line(out, [&](const std::string& line, std::uint64_t count) {
+    bool timings = false;
+    sinks.replay(parse_line(line, out + " line " + std::to_string(count), timings));
+  });
 }
 
 }  // namespace weightspace::app

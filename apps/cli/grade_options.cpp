@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "apps/cli/grade_options.hpp"
 
+#include <oneapi/tbb/info.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <optional>
 
 #include "apps/cli/files.hpp"
+#include "apps/cli/plural.hpp"
 #include "apps/cli/suggest.hpp"
 #include "parser/fence.hpp"
 #include "games/registry.hpp"
@@ -37,6 +39,14 @@ std::int64_t parse_episodes(const std::string& name, const std::string& text) {
   return *episodes;
 }
 
+int usable_threads(int requested, std::string& note) {
+  const int cores = tbb::info::default_concurrency();
+  if (requested <= cores) return requested;
+  note = "--threads " + std::to_string(requested) + ": this machine runs " + count_of(cores, "thread") +
+         " at once; using " + std::to_string(cores) + " (a result never depends on it)";
+  return cores;
+}
+
 void RunFlags::add_options(CLI::App& command) {
   command.add_option("--threads", threads, "Worker threads (0 = all cores); never changes the result")
       ->check(CLI::Range(0, kMaxThreads));
@@ -48,12 +58,44 @@ void RunFlags::add_options(CLI::App& command) {
                    "Report on stderr how many episodes had an action draw within 1e-6 of a cdf edge");
 }
 
-void warn_if_unknown_game(const GradeRequest& request) {
-  if (with_game(request.source, request.game, [](const auto&) {})) return;
+namespace {
+
+std::vector<std::string> game_names(const std::string& source) {
   std::vector<std::string> names;
   for (const GameInfo& game : registered_games()) {
-    if (game.source == request.source) names.emplace_back(game.name);
+    if (game.source == source) names.emplace_back(game.name);
   }
+  return names;
+}
+
+}  // namespace
+
+std::vector<std::string> flag_games(const std::vector<std::string>& given, const std::string& source) {
+  const std::vector<std::string> names = game_names(source);
+  std::vector<std::string> games;
+  for (const std::string& text : given) {
+    const std::size_t begin = text.find_first_not_of(" \t");
+    const std::string game =
+        begin == std::string::npos ? "" : text.substr(begin, text.find_last_not_of(" \t") + 1 - begin);
+    if (game == "all") {
+      games.insert(games.end(), names.begin(), names.end());
+    } else if (std::find(names.begin(), names.end(), game) != names.end()) {
+      games.push_back(game);
+    } else if (game.empty()) {
+      throw UsageError("--game: an empty game name (give names separated by commas, or all)");
+    } else {
+      std::string list;
+      for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+      throw UsageError("--game: no game '" + game + "' in source " + source + did_you_mean(game, names) +
+                       "; the games are " + list + " (or all)");
+    }
+  }
+  return games;
+}
+
+void warn_if_unknown_game(const GradeRequest& request) {
+  if (with_game(request.source, request.game, [](const auto&) {})) return;
+  const std::vector<std::string> names = game_names(request.source);
   spdlog::warn("unknown game '{}' for source {}{}; the reward is a failed grade", request.game, request.source,
                did_you_mean(request.game, names));
 }
@@ -75,7 +117,9 @@ std::string error_place_line(const std::string& file, std::string_view answer, c
 }
 
 Grade grade_and_report(GradeRequest request, const std::string& answer, const RunFlags& flags) {
-  request.run.threads = flags.threads;
+  std::string note;
+  request.run.threads = usable_threads(flags.threads, note);
+  if (!note.empty()) spdlog::warn("{}", note);
   request.run.lockstep = flags.lockstep;
   request.run.track_margins = flags.diagnostics;
   const auto start = std::chrono::steady_clock::now();

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -14,6 +15,12 @@ namespace weightspace::app {
 // The most worker threads a command accepts; oneTBB runs no more than the machine's cores
 // anyway, and a larger arena only costs memory (10^7 crashed inside oneTBB).
 inline constexpr int kMaxThreads = 1024;
+
+// The threads to run for a --threads of `requested` (0 = all cores): at most the machine's
+// cores. oneTBB runs no more than that anyway, and past them prints its own "TBB Warning:
+// The number of workers is currently limited to ..." on stderr, even under --quiet. `note`
+// is set to the line to log, in our words, when the request was lowered.
+int usable_threads(int requested, std::string& note);
 
 // An episode count as Python's int() reads it (decimal digits, underscores between them,
 // surrounding whitespace; "010" is 10, "0x10" an error), from 0 to kMaxEpisodes. `name`
@@ -31,6 +38,12 @@ struct RunFlags {
 
   void add_options(CLI::App& command);
 };
+
+// The games a --game flag names for `source`, checked before any work: each name trimmed
+// (`--game "breakout, freeway"`), "all" for every game of the source (as sweep configs
+// write it). A name no game of the source has, or an empty one, is a UsageError with the
+// nearest names: a typo would otherwise grade every record as a failure.
+std::vector<std::string> flag_games(const std::vector<std::string>& given, const std::string& source);
 
 // Logs a warning naming the close game names when `request` names a game weightspace does not
 // have: the reward is the grader's failed grade (exit 0), but a typo in a script should not

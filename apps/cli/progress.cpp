@@ -86,9 +86,13 @@ std::string BatchProgress::line() const {
   const std::uint64_t total = total_.load(std::memory_order_relaxed);
   const bool known = total_known_.load(std::memory_order_relaxed);
   const double rate = elapsed > 0 ? static_cast<double>(graded) / elapsed : 0.0;
+  // "120/2000 records"; while manifests are counted (or read from stdin), "120/400+ records",
+  // or "2 records" while no total beyond them is known.
+  std::string counts = std::to_string(done);
+  if (known || total > done) counts += "/" + std::to_string(total) + (known ? "" : "+");
+  counts += known || total > done || done != 1 ? " records" : " record";
   char text[256];
-  std::snprintf(text, sizeof text, "%llu/%s%s records, %.1f grades/s, %.1f M steps/s, %llu errors, %llu cached",
-                static_cast<unsigned long long>(done), std::to_string(total).c_str(), known ? "" : "+",
+  std::snprintf(text, sizeof text, "%s, %.1f grades/s, %.1f M steps/s, %llu errors, %llu cached", counts.c_str(),
                 rate, elapsed > 0 ? static_cast<double>(steps_.load(std::memory_order_relaxed)) / elapsed / 1e6 : 0.0,
                 static_cast<unsigned long long>(failed_.load(std::memory_order_relaxed)),
                 static_cast<unsigned long long>(cached_.load(std::memory_order_relaxed)));
@@ -120,7 +124,12 @@ void BatchProgress::loop() {
   }
 }
 
-void BatchProgress::stop() {
+void BatchProgress::stop() { stop(false); }
+
+void BatchProgress::finish() { stop(true); }
+
+void BatchProgress::stop(bool keep_line) {
+  const std::lock_guard stopping(stop_mutex_);
   if (!thread_.joinable()) return;
   {
     const std::lock_guard lock(mutex_);
@@ -128,10 +137,17 @@ void BatchProgress::stop() {
   }
   wake_.notify_all();
   thread_.join();
-  const std::lock_guard lock(mutex_);
-  if (drawn_) write_stderr(kClearLine);
-  drawn_ = false;
-  if (mode_ == Mode::Terminal) spdlog::default_logger()->sinks() = saved_sinks_;
+  {
+    const std::lock_guard lock(mutex_);
+    if (keep_line && mode_ == Mode::Terminal) {
+      write_stderr(std::string(kClearLine) + line() + "\n");
+    } else if (drawn_) {
+      write_stderr(kClearLine);
+    }
+    drawn_ = false;
+    if (mode_ == Mode::Terminal) spdlog::default_logger()->sinks() = saved_sinks_;
+  }
+  if (keep_line && mode_ == Mode::Log) spdlog::info("batch: {}", line());
 }
 
 }  // namespace weightspace::app

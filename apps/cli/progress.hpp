@@ -37,6 +37,9 @@ class BatchProgress {
   void resumed(std::uint64_t records) { resumed_.store(records, std::memory_order_relaxed); }
   // Stops redrawing and clears the line; the summary is the caller's to log.
   void stop();
+  // Stops redrawing and leaves the last line on stderr (ended by a newline; logged when not
+  // on a terminal), for a batch that is interrupted. Safe beside stop() on another thread.
+  void finish();
 
   std::string line() const;  // e.g. "120/2000 records, 35.2 grades/s, 14.1 M steps/s, ..."
 
@@ -44,6 +47,7 @@ class BatchProgress {
   class Sink;
   void draw_locked();
   void loop();
+  void stop(bool keep_line);
 
   Mode mode_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
@@ -54,6 +58,7 @@ class BatchProgress {
   std::atomic<std::uint64_t> failed_{0};
   std::atomic<std::uint64_t> cached_{0};
   std::atomic<std::int64_t> steps_{0};
+  std::mutex stop_mutex_;  // stop() and finish(), which may race (a signal's thread)
   std::mutex mutex_;  // stderr and the fields below
   std::condition_variable wake_;
   bool stopping_ = false;

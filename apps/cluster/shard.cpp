@@ -15,11 +15,11 @@
 
 namespace weightspace::app {
 
-void ShardFlags::add_options(CLI::App& command) {
+void ShardFlags::add_options(CLI::App& command, const std::string& output) {
   auto* index_option = command
                             .add_option("--shard-index", index,
                                         "Grade only shard I of --shard-count (default: SLURM_ARRAY_TASK_ID or "
-                                        "JOB_COMPLETION_INDEX); the output is --out with .shard-I-of-N")
+                                        "JOB_COMPLETION_INDEX); the output is " + output + " with .shard-I-of-N")
                             ->check(CLI::Range(std::int64_t{0}, kMaxShards - 1));
   auto* count_option = command
                             .add_option("--shard-count", count,

@@ -33,7 +33,9 @@ struct ShardFlags {
   std::optional<std::int64_t> count;
   bool none = false;
 
-  void add_options(CLI::App& command);
+  // `output` names the file a shard writes beside its name, for --shard-index's help
+  // ("--out": batch; "--db": sweep).
+  void add_options(CLI::App& command, const std::string& output);
 };
 
 // Reads an environment variable; nullptr when it is not set. Tests pass their own.

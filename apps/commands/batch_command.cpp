@@ -16,7 +16,9 @@ void add_batch_command(CLI::App& app) {
       "batch", "Grade many answers in one process: files, folders, JSONL manifests (- = stdin); JSONL out, in input order");
   command->add_option("inputs", options->inputs,
                       "Answer files, trajectory *.json, folders (recursive), JSONL manifests (*.jsonl, - for stdin)");
-  command->add_option("--game", options->games, "Game(s) to grade every input on (repeat or comma-separate)")
+  command
+      ->add_option("--game", options->games,
+                   "Game(s) to grade every input on (repeat or comma-separate; all = every game of --source)")
       ->delimiter(',');
   command->add_option("--source", options->source, "original or synth")->check(CLI::IsMember({"original", "synth"}));
   command->add_option("--episodes", options->episodes, "Episodes per grade, read as Python's int() (the grader's default is 1000)");
@@ -34,7 +36,7 @@ void add_batch_command(CLI::App& app) {
   command->add_option("--csv", options->csv, "Also write a flat CSV table here");
   command->add_option("--rewards-dir", options->rewards_dir, "Also write each record's reward.json into this folder");
   add_max_input_bytes_option(*command, options->max_input_bytes);
-  options->shard.add_options(*command);
+  options->shard.add_options(*command, "--out");
   command->add_flag("--dry-run", options->dry_run,
                     "Grade nothing: print the shard and, as JSONL, the records it would grade (docs/cluster.md)");
   command->callback([options] { grade_batch(*options); });

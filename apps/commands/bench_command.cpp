@@ -2,6 +2,9 @@
 // `weightspace bench`: how fast a policy rolls out on this machine, for users (the developer
 // benchmarks live in bench/). The report gives medians and spreads over repetitions and, with
 // --json, Google Benchmark's JSON so that its tools (compare.py) read it (apps/bench/).
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -65,7 +68,18 @@ void add_bench_command(CLI::App& app) {
   command->add_option("--memo", options->memo,
                       "The exact policy memo: auto (as grades: used while it pays), always or never")
       ->check(CLI::IsMember(memo_names()));
-  command->callback([options] { write_output(run_bench(*options), options->json_path); });
+  command->callback([options] {
+    // Thread counts past the cores are timed at the cores (oneTBB runs no more), each once.
+    std::vector<int> threads;
+    for (const int requested : options->threads) {
+      std::string note;
+      const int usable = usable_threads(requested, note);
+      if (!note.empty()) spdlog::warn("{}", note);
+      if (std::find(threads.begin(), threads.end(), usable) == threads.end()) threads.push_back(usable);
+    }
+    options->threads = threads;
+    write_output(run_bench(*options), options->json_path);
+  });
 }
 
 }  // namespace weightspace::app

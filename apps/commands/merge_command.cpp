@@ -13,6 +13,7 @@
 #include "apps/cluster/shard_set.hpp"
 #include "apps/commands/commands.hpp"
 #include "apps/sweep/sweep_shard.hpp"
+#include "apps/cli/plural.hpp"
 
 namespace weightspace::app {
 
@@ -54,7 +55,8 @@ void merge(const Options& options) {
   }
   merge_batch_shards(shards, options.batch);
   if (!options.quiet) {
-    spdlog::info("merged {} shards, {} records, into {} in {:.2f} s", shards.size(), shards.front().meta.total_records,
+    spdlog::info("merged {}, {}, into {} in {:.2f} s", count_of(shards.size(), "shard"),
+                 count_of(shards.front().meta.total_records, "record"),
                  out, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
 }

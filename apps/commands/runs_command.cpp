@@ -3,9 +3,11 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
+#include "apps/cli/suggest.hpp"
 #include "apps/commands/commands.hpp"
 #include "apps/sweep/compare.hpp"
 #include "apps/sweep/store.hpp"
@@ -50,6 +52,18 @@ void run_runs(const Options& options) {
     spdlog::info("run {} is {} the baseline of \"{}\"", id, pin ? "now" : "no longer", run->name);
   }
   std::vector<RunInfo> runs = store.runs(options.name.empty() ? std::nullopt : std::optional(options.name));
+  if (runs.empty() && !options.name.empty()) {
+    // A --name no run has is most likely a typo: say so, with the names there are.
+    std::vector<std::string> names;
+    for (const RunInfo& run : store.runs(std::nullopt)) {
+      if (std::find(names.begin(), names.end(), run.name) == names.end()) names.push_back(run.name);
+    }
+    std::string list;
+    for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+    throw UsageError("no runs of sweep name '" + options.name + "' in " + options.db +
+                     did_you_mean(options.name, names) +
+                     (names.empty() ? "; the database has no runs" : "; the names are " + list));
+  }
   if (options.limit > 0 && runs.size() > static_cast<std::size_t>(options.limit)) runs.resize(options.limit);
   const bool sweep_alive = SweepLock::holder(store.path()).has_value();
   if (options.json) {

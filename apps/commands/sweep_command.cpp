@@ -27,7 +27,7 @@ void add_sweep_command(CLI::App& app) {
                     "one if there is none");
   command->add_option("--trend", options->trend, "Runs in the report's trend charts")->check(CLI::Range(1, 10000));
   command->add_flag("--quiet", options->quiet, "No progress and no summary on stderr");
-  options->shard.add_options(*command);
+  options->shard.add_options(*command, "--db");
   command->callback([options] {
     std::signal(SIGPIPE, SIG_IGN);
     const nlohmann::json summary = run_sweep(*options, process_environment);

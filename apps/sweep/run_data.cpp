@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "apps/batch/batch_output.hpp"
+#include "apps/cli/suggest.hpp"
 #include "engine/python_json.hpp"
 
 namespace weightspace::app {
@@ -134,7 +135,8 @@ std::int64_t resolve_run(Store& store, const std::string& operand, const std::st
     }
     return *pinned;
   }
-  throw UsageError("'" + operand + "' is not a run: give a run id, latest, previous, baseline or a batch *.jsonl file");
+  throw UsageError("'" + operand + "' is not a run" + did_you_mean(operand, {"latest", "previous", "baseline"}) +
+                   ": give a run id, latest, previous, baseline or a batch *.jsonl file");
 }
 
 RunRecords load_run(Store& store, std::int64_t id) {

@@ -11,6 +11,7 @@
 #include "apps/cli/progress.hpp"
 #include "apps/sweep/run_data.hpp"
 #include "apps/sweep/store_sink.hpp"
+#include "apps/cli/plural.hpp"
 #include "parser/numpy/apply_edits.hpp"
 
 namespace weightspace::app {
@@ -138,7 +139,7 @@ PassSummary grade_main_pass(const SweepConfig& config, Store& store, std::int64_
   SweepRecords records(config, shard);
   PassSummary summary;
   summary.resumed = replay_stored(config, store, run, records, grader);
-  if (summary.resumed > 0) spdlog::info("resuming run {} after its {} records", run, summary.resumed);
+  if (summary.resumed > 0) spdlog::info("resuming run {} after its {}", run, count_of(summary.resumed, "record"));
 
   BatchProgress::Mode mode = BatchProgress::Mode::Off;
   if (!quiet) mode = ::isatty(STDERR_FILENO) ? BatchProgress::Mode::Terminal : BatchProgress::Mode::Log;
@@ -208,12 +209,13 @@ bool measure_speed(const SweepConfig& config, Store& store, std::int64_t run, bo
     }
     store.add_speed(run, best);
     if (!quiet) {
-      spdlog::info("speed: {} threads, {} records, {:.2f} M steps/s (the fastest of {})", threads, best.records,
+      spdlog::info("speed: {}, {}, {:.2f} M steps/s (the fastest of {})", count_of(threads, "thread"),
+                   count_of(best.records, "record"),
                    best.steps_per_second() / 1e6, config.speed_repeat);
     }
     if (best.seconds < kShortestMeasurement) {
-      spdlog::warn("speed at {} threads was measured over {:.3f} s only, too short to compare runs reliably: raise "
-                   "[speed] records", threads, best.seconds);
+      spdlog::warn("speed at {} was measured over {:.3f} s only, too short to compare runs reliably: raise "
+                   "[speed] records", count_of(threads, "thread"), best.seconds);
     }
   }
   return true;

@@ -20,6 +20,7 @@
 #include "apps/sweep/sweep_run.hpp"
 #include "apps/sweep/sweep_shard.hpp"
 #include "apps/version.hpp"
+#include "apps/cli/plural.hpp"
 
 namespace weightspace::app {
 
@@ -149,7 +150,7 @@ std::int64_t start_or_resume(Store& store, const SweepConfig& config, const Mach
     const RunInfo run = *store.run(*unfinished);
     check_resumable(run, config, machine, store.path());
     store.set_status(run.id, "running", std::nullopt);
-    spdlog::info("resuming run {} ({} records stored)", run.id, run.records);
+    spdlog::info("resuming run {} ({} stored)", run.id, count_of(run.records, "record"));
     return run.id;
   }
   if (resume) spdlog::info("no unfinished run of \"{}\" in {}; starting a new one", config.name, store.path());
@@ -230,9 +231,9 @@ nlohmann::json finish(Store& store, const SweepConfig& config, std::int64_t run,
     write_report(store, run, baseline, request.trend, where.report);
   }
   if (!request.quiet) {
-    spdlog::info("sweep \"{}\": run {} finished: {} records ({} graded now, {} failed, {} cached) in {:.2f} s{}",
-                 config.name, run, info.records, pass.graded, info.failed, info.cached, pass.seconds,
-                 where.report.empty() ? "" : "; report: " + where.report);
+    spdlog::info("sweep \"{}\": run {} finished: {} ({} graded now, {} failed, {} cached) in {:.2f} s{}",
+                 config.name, run, count_of(info.records, "record"), pass.graded, info.failed, info.cached,
+                 pass.seconds, where.report.empty() ? "" : "; report: " + where.report);
   }
   return summary(config, run, info, pass, where, baseline);
 }

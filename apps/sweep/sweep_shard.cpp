@@ -14,6 +14,7 @@
 #include "apps/sweep/sweep_run.hpp"
 #include "apps/cluster/merge_order.hpp"
 #include "apps/version.hpp"
+#include "apps/cli/plural.hpp"
 #include "parser/numpy/apply_edits.hpp"
 
 namespace weightspace::app {
@@ -177,7 +178,8 @@ std::int64_t merge_sweep_shards(const std::vector<ShardOutput>& shards, const st
     throw;
   }
   if (!quiet) {
-    spdlog::info("merged {} sweep shards, {} records, into {} run {}", runs.size(), total, out, id);
+    spdlog::info("merged {}, {}, into {} run {}", count_of(runs.size(), "sweep shard"), count_of(total, "record"), out,
+                 id);
   }
   return id;
 }

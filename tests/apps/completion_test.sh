@@ -18,4 +18,27 @@ check "$(complete_words weightspace ba)" "batch"
 check "$(complete_words weightspace batch --re)" "--resume --rewards-dir"
 check "$(complete_words weightspace grade --game breakout --epi)" "--episodes --episodes-out"
 check "$(complete_words weightspace batch --lo)" "--lockstep"
-echo "5 passed, 0 failed"
+check "$(complete_words weightspace he)" "help"
+check "$(complete_words weightspace help gr)" "grade"
+# Values (issue 32): games, a fixed set from --help, run ids of the database on the line.
+check "$(complete_words weightspace grade --game bre)" "breakout"
+check "$(complete_words weightspace batch --game al)" "all"
+check "$(complete_words weightspace grade --source s)" "synth"
+check "$(complete_words weightspace bench --memo a)" "auto always"
+folder=$(mktemp -d)
+trap 'rm -rf "$folder"' EXIT
+cat >"$folder/sweep.toml" <<'TOML'
+name = "completion"
+[[answers]]
+name = "one"
+paths = ["a.md"]
+[grade]
+games = ["breakout"]
+episodes = [1]
+TOML
+printf '```edits\n```\n' >"$folder/a.md"
+"$2" sweep "$folder/sweep.toml" --no-report --quiet >/dev/null
+check "$(complete_words weightspace compare --db "$folder/weightspace.sqlite" l)" "latest"
+check "$(complete_words weightspace compare --db "$folder/weightspace.sqlite" 1)" "1"
+check "$(complete_words weightspace report --db="$folder/weightspace.sqlite" --baseline n)" "none"
+echo "16 passed, 0 failed"

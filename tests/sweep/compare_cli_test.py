@@ -128,7 +128,7 @@ class Compare(SweepCase):
     def test_bad_input_exits_2(self):
         self.write("broken.jsonl", '{"id": 1}\nnot json\n')
         cases = [(["99", "2"], f"no run 99 in {self.db}"),
-                 (["lastest", "2"], "'lastest' is not a run: give a run id, latest, previous, baseline"),
+                 (["lastest", "2"], "'lastest' is not a run (did you mean 'latest'?): give a run id, latest, previous, baseline"),
                  (["baseline", "latest"], "no run of \"nightly\" is pinned as the baseline"),
                  ([os.path.join(self.dir, "broken.jsonl"), "2"], "broken.jsonl:1: not a weightspace batch record"),
                  ([os.path.join(self.dir, "none.jsonl"), "2"], "cannot read batch file")]
@@ -153,7 +153,9 @@ class Compare(SweepCase):
         self.compare("baseline", "1", check=0)
         self.assertIn("no run 9", run("runs", "--db", self.db, "--pin", "9", check=2).stderr)
         self.assertEqual(len(json.loads(run("runs", "--db", self.db, "--json", "--limit", "1", check=0).stdout)), 1)
-        self.assertIn("(no runs)", run("runs", "--db", self.db, "--name", "other", check=0).stdout)
+        # A --name no run has is a typo to point out, not an empty table (issue 32).
+        self.assertIn("no runs of sweep name 'other'", run("runs", "--db", self.db, "--name", "other", check=2).stderr)
+        self.assertIn("did you mean 'nightly'", run("runs", "--db", self.db, "--name", "nightlyy", check=2).stderr)
 
     def test_report_data_and_page(self):
         self.change("UPDATE records SET reward = replace(reward, '\"parse_success\": 1.0', '\"parse_success\": 1.0 ') "

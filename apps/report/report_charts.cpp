@@ -49,45 +49,43 @@ json trend_data(const json& trend) {
   return {{"runs", std::move(runs)}, {"series", std::move(series_list)}, {"throughput", std::move(throughput)}};
 }
 
-std::string number_or_empty(const json& value, bool si) {
-  if (!value.is_number()) return {};
-  return si ? si_number(value.get<double>()) : exact_number(value);
-}
+constexpr int kTrendDigits = 4;  // a mean score in the trend table: 0.3061, the exact value in the title
 
-// The numbers behind the trend charts, folded away: with the script off, or to copy them.
+// The numbers behind the trend charts, folded away: with the script off, or to copy them. In a
+// box that scrolls sideways when there are more series than the page is wide.
 void append_trend_table(std::string& out, const json& trend) {
   out +=
-      "<details><summary>The numbers</summary><table id=\"trend-table\" class=\"sortable\"><thead><tr>"
-      "<th data-type=\"num\" class=\"num\">Run</th><th>Started</th><th data-type=\"num\" class=\"num\">Steps/s</th>";
+      "<details><summary>The numbers</summary><div class=\"table-scroll\"><table id=\"trend-table\" "
+      "class=\"sortable numbers\"><thead><tr><th data-type=\"num\" class=\"num\">Run</th><th>Started</th>"
+      "<th data-type=\"num\" class=\"num\">Steps/s</th>";
   for (const json& series : trend["series"]) {
     out += "<th data-type=\"num\" class=\"num\">";
-    append_escaped(out, series["label"].get_ref<const std::string&>());
+    append_breakable(out, series["label"].get_ref<const std::string&>());
     out += "</th>";
   }
   out += "</tr></thead><tbody>";
   for (std::size_t i = 0; i < trend["runs"].size(); ++i) {
     const json& run = trend["runs"][i];
-    out += "<tr><td class=\"num\">" + exact_number(run["id"]) + "</td><td>" +
+    const json& throughput = trend["throughput"][i];
+    out += "<tr><td class=\"num\">" + exact_number(run["id"]) + "</td><td class=\"time\">" +
            escaped(run["started_at"].get_ref<const std::string&>()) + "</td><td class=\"num\">" +
-           number_or_empty(trend["throughput"][i], true) + "</td>";
-    for (const json& series : trend["series"]) {
-      out += "<td class=\"num\">" + number_or_empty(series["values"][i], false) + "</td>";
-    }
+           (throughput.is_number() ? si_number(throughput.get<double>()) : std::string()) + "</td>";
+    for (const json& series : trend["series"]) append_rounded_cell(out, series["values"][i], kTrendDigits);
     out += "</tr>";
   }
-  out += "</tbody></table></details>";
+  out += "</tbody></table></div></details>";
 }
 
 void append_speed_table(std::string& out, const json& speed) {
   out +=
-      "<details><summary>The numbers</summary><table id=\"speed-table\" class=\"sortable\"><thead><tr>"
-      "<th data-type=\"num\" class=\"num\">Threads</th><th data-type=\"num\" class=\"num\">Steps/s</th>"
-      "</tr></thead><tbody>";
+      "<details><summary>The numbers</summary><div class=\"table-scroll\"><table id=\"speed-table\" "
+      "class=\"sortable numbers\"><thead><tr><th data-type=\"num\" class=\"num\">Threads</th>"
+      "<th data-type=\"num\" class=\"num\">Steps/s</th></tr></thead><tbody>";
   for (const json& point : speed) {
     out += "<tr><td class=\"num\">" + exact_number(point["threads"]) + "</td><td class=\"num\">" +
            si_number(point["steps_per_second"].get<double>()) + "</td></tr>";
   }
-  out += "</tbody></table></details>";
+  out += "</tbody></table></div></details>";
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ std::string_view text_of(const json& value) {
 
 void append_cell(std::string& out, const json& value) {
   out += "<td>";
-  append_escaped(out, text_of(value));
+  append_breakable(out, text_of(value));
   out += "</td>";
 }
 
@@ -55,6 +55,11 @@ void append_number_cell(std::string& out, const std::string& text, std::string_v
 }
 
 std::string exact_or_empty(const json& number) { return number.is_null() ? std::string() : exact_number(number); }
+
+// An integer with thousands separators (the page's sorting reads them), empty for null.
+std::string grouped_or_empty(const json& number) {
+  return number.is_number_integer() ? grouped_integer(number.get<std::int64_t>()) : exact_or_empty(number);
+}
 
 // A score to six significant digits, and exactly in the cell's title (for hovering, and for
 // sorting) when that is longer: 0.30609000000000003 reads as 0.30609.
@@ -178,8 +183,8 @@ void append_regressions(std::string& out, const json& data) {
 }
 
 void append_groups(std::string& out, const json& data) {
-  out += "<section id=\"groups\"><h2>Games and sources</h2>";
-  append_head(out, "groups-table", "groups",
+  out += "<section id=\"groups\"><h2>Games and sources</h2><div class=\"table-scroll\">";
+  append_head(out, "groups-table", "groups numbers",
               {{"Game"},
                {"Source"},
                {"Episodes", kNumeric},
@@ -193,10 +198,10 @@ void append_groups(std::string& out, const json& data) {
     out += "<tr>";
     append_cell(out, group["game"]);
     append_cell(out, group["source"]);
-    append_number_cell(out, exact_number(group["episodes"]));
-    append_number_cell(out, exact_number(group["records"]));
+    append_number_cell(out, grouped_integer(group["episodes"].get<std::int64_t>()));
+    append_number_cell(out, grouped_integer(group["records"].get<std::int64_t>()));
     const bool failed = group["failed"].get<std::int64_t>() > 0;
-    append_number_cell(out, exact_number(group["failed"]), failed ? "bad" : "");
+    append_number_cell(out, grouped_integer(group["failed"].get<std::int64_t>()), failed ? "bad" : "");
     append_score(out, group["mean_score"], true);
     append_score(out, group["baseline_mean_score"], true);
     if (group["mean_score"].is_number() && group["baseline_mean_score"].is_number()) {
@@ -211,7 +216,7 @@ void append_groups(std::string& out, const json& data) {
                                                                   : std::string());
     out += "</tr>";
   }
-  out += "</tbody></table></section>\n";
+  out += "</tbody></table></div></section>\n";
 }
 
 void append_records(std::string& out, const json& data) {
@@ -224,6 +229,7 @@ void append_records(std::string& out, const json& data) {
       "placeholder=\"Filter records\" aria-label=\"Filter records by text\"> <label><input id=\"filter-errors\" "
       "type=\"checkbox\"> errors only</label> <label><input id=\"filter-changed\" type=\"checkbox\"> changed "
       "only</label> <span id=\"filter-count\" aria-live=\"polite\"></span></div>";
+  out += "<div class=\"table-scroll records-scroll\">";
   append_head(out, "records-table", "records blocks",
               {{"Answer"},
                {"Input"},
@@ -249,13 +255,20 @@ void append_records(std::string& out, const json& data) {
     const bool changed = record["changed"].get<bool>();
     out += failed ? (changed ? "<tr class=\"err changed\">" : "<tr class=\"err\">")
                   : (changed ? "<tr class=\"changed\">" : "<tr>");
-    for (const char* field : {"id", "input", "game", "source"}) {
+    // Paths and game names wrap at their separators. A file input's id is its path: the
+    // Input cell is left empty then rather than repeating it.
+    out += "<td>";
+    append_breakable(out, text_of(record["id"]));
+    const bool same_input = record["input"] == record["id"];
+    out += same_input ? "<td class=\"same\" title=\"the same as Answer\">" : "<td>";
+    if (!same_input) append_breakable(out, text_of(record["input"]));
+    for (const char* field : {"game", "source"}) {
       out += "<td>";
-      append_escaped(out, text_of(record[field]));
+      append_breakable(out, text_of(record[field]));
     }
-    out += "<td>" + exact_number(record["episodes"]);
+    out += "<td>" + grouped_or_empty(record["episodes"]);
     append_score(out, record["normalized_score"], false);
-    out += "<td>" + exact_or_empty(record["steps"]);
+    out += "<td>" + grouped_or_empty(record["steps"]);
     out += "<td>" + (record["seconds"].is_number() ? fixed(record["seconds"].get<double>(), 3) : std::string());
     out += record["cached"].get<bool>() ? "<td>yes" : "<td>";
     out += changed ? "<td>yes<td>" : "<td><td>";
@@ -268,13 +281,13 @@ void append_records(std::string& out, const json& data) {
     out += "<td>";
     if (record["error_kind"].is_string()) {
       out += "<b>";
-      append_escaped(out, text_of(record["error_kind"]));
+      append_breakable(out, text_of(record["error_kind"]));
       out += "</b> ";
     }
     // No line break before the next row: it would belong to this unclosed cell.
     append_escaped(out, text_of(record["error"]));
   }
-  out += "</tbody></table></section>\n";
+  out += "</tbody></table></div></section>\n";
 }
 
 }  // namespace weightspace::report

@@ -68,10 +68,12 @@ json sweep(std::size_t records, std::size_t regressions) {
     const bool is_cached = i % 5 == 1;
     const double score = 0.05 + 0.9 * random.uniform() * random.uniform();
     const std::int64_t record_steps = fails ? 0 : 150000 + static_cast<std::int64_t>(random.uniform() * 1e5);
-    const std::string id = "answer-" + std::to_string(100000 + i);
+    // Every third record is a file input, whose id is its path; the others manifest lines.
+    const std::string name = "answer-" + std::to_string(100000 + i);
+    const std::string input = "answers/" + name + ".md";
     records_json.push_back(
-        {{"id", id},
-         {"input", "answers/" + id + ".md"},
+        {{"id", i % 3 == 0 ? input : name},
+         {"input", input},
          {"game", kGames[group % 5]},
          {"source", kSources[group / 5]},
          {"episodes", 1000},

@@ -69,10 +69,37 @@ TEST(ReportPage, RecordsShowTheErrorsPlace) {
   const std::string page = render_report_html(data);
   const std::string_view rows = table(page, "records-table");
   EXPECT_NE(rows.find("<th>Changed</th><th>Place</th><th>Error</th>"), std::string_view::npos);
-  EXPECT_NE(rows.find("<td>12:5<td><b>parse_error</b> line 3:"), std::string_view::npos);
-  EXPECT_EQ(count(rows, "<td><td><b>parse_error</b>"), 1u);  // record 36 (record 7 has its place)
+  EXPECT_NE(rows.find("<td>12:5<td><b>parse_<wbr>error</b> line 3:"), std::string_view::npos);
+  EXPECT_EQ(count(rows, "<td><td><b>parse_<wbr>error</b>"), 1u);  // record 36 (record 7 has its place)
   // Every row has 12 cells: 11 omitted-end <td> per row plus the error's.
   EXPECT_EQ(count(rows, "<td"), 40u * 12);
+}
+
+// Issue 32: "The numbers" show rounded numbers and scroll sideways in their own box; the
+// games table scrolls too; a file input (id == input) does not repeat its path as Input.
+TEST(ReportPage, TablesOfNumbersAreRoundedAndScrollInTheirBox) {
+  json data = report_fixtures::sweep(30, 0);
+  data["trend"][0]["mean_scores"]["asterix/original"] = 0.042300000000000004;
+  data["trend"][0]["started_at"] = "2026-11-23T02:00:00Z";
+  data["groups"][1]["records"] = 123456;
+  const std::string page = render_report_html(data);
+  const std::string_view trend = table(page, "trend-table");
+  EXPECT_EQ(trend.find("0.042300000000000004<"), std::string_view::npos);
+  EXPECT_NE(trend.find("title=\"0.042300000000000004\">0.0423</td>"), std::string_view::npos);
+  EXPECT_NE(trend.find("<td class=\"time\">2026-11-23T02:00:00Z</td>"), std::string_view::npos);
+  EXPECT_NE(table(page, "groups-table").find(">123,456</td>"), std::string_view::npos);
+  for (const char* id : {"trend-table", "groups-table", "speed-table", "records-table"}) {
+    EXPECT_NE(page.find("<div class=\"table-scroll" + std::string(id == std::string("records-table") ? " records-scroll" : "") +
+                        "\"><table id=\"" + id + "\""),
+              std::string::npos)
+        << id;
+  }
+  const std::string_view records = table(page, "records-table");
+  // Record 0 is a file input (its id is its path), record 1 a manifest line.
+  EXPECT_NE(records.find("<td>answers/<wbr>answer-100000.md<td class=\"same\" title=\"the same as Answer\"><td>"),
+            std::string_view::npos);
+  EXPECT_NE(records.find("<td>answer-100001<td>answers/<wbr>answer-100001.md<td>"), std::string_view::npos);
+  EXPECT_NE(records.find("<td>1,000<td"), std::string_view::npos);  // episodes with a thousands separator
 }
 
 // A change that moves every record lists every one as a regression: the same bodies of 100.
@@ -138,7 +165,9 @@ TEST(ReportPage, HostileTextStaysText) {
       EXPECT_EQ(page.find(text), std::string::npos) << "unescaped: " << text;
     }
   }
-  EXPECT_NE(page.find("&lt;/script&gt;&lt;script&gt;window.__injected = 1&lt;/script&gt; #0"), std::string::npos);
+  // (a record's id, with the line-break opportunities after '/' and '_' that ids get)
+  EXPECT_NE(page.find("&lt;/<wbr>script&gt;&lt;script&gt;window._<wbr>_<wbr>injected = 1&lt;/<wbr>script&gt; #0"),
+            std::string::npos);
   EXPECT_NE(page.find("&quot;quoted&quot; &#39;single&#39; &amp; &amp;amp;"), std::string::npos);
   EXPECT_NE(page.find("second line\ttab&#xFFFD; control"), std::string::npos);
   // The chart data parses back to the hostile labels.

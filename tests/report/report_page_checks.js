@@ -7,7 +7,7 @@
 const ALLOWED_ELEMENTS = new Set([
   'html', 'head', 'meta', 'title', 'script', 'style', 'body', 'header', 'main', 'footer', 'section', 'h1',
   'h2', 'p', 'span', 'b', 'dl', 'dt', 'dd', 'div', 'ul', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
-  'details', 'summary', 'figure', 'figcaption', 'canvas', 'noscript', 'input', 'label',
+  'details', 'summary', 'figure', 'figcaption', 'canvas', 'noscript', 'input', 'label', 'wbr',
 ]);
 // The early class switch, the chart data, Chart.js, the page's script.
 const EXPECTED_SCRIPTS = ['classic', 'application/json', 'classic', 'classic'];

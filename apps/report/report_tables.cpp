@@ -76,6 +76,32 @@ void append_score(std::string& out, const json& score, bool closed) {
   if (closed) out += "</td>";
 }
 
+// A change of score, `now - base`: three significant digits with its sign, and the cell class
+// that colours it ("worse", "better", or none when equal).
+struct ScoreChange {
+  std::string text;
+  std::string_view css_class;
+};
+ScoreChange score_change(double base, double now) {
+  const double change = now - base;
+  char text[32];
+  std::snprintf(text, sizeof text, "%+.3g", change);
+  return {change == 0 ? "0" : text, change < 0 ? "worse" : change > 0 ? "better" : ""};
+}
+
+// A changed record's score cell (unclosed, as the records table's cells): the baseline's score
+// -> this run's, and the difference; the title holds this run's exact score, which the page
+// sorts by. Both are numbers.
+constexpr int kMovedDigits = 4;  // two scores and a change in a score's width; the exact one in the title
+void append_moved_score(std::string& out, const json& base, const json& now) {
+  out += "<td class=\"moved\" title=\"" + exact_number(now) + "\"><span class=\"was\">" +
+         significant(base.get<double>(), kMovedDigits) + " \u2192</span> " + significant(now.get<double>(), kMovedDigits);
+  const ScoreChange change = score_change(base.get<double>(), now.get<double>());
+  out += " <span class=\"delta ";
+  out += change.css_class;
+  out += "\">(" + change.text + ")</span>";
+}
+
 void append_fact(std::string& out, std::string_view term, const std::string& escaped_description) {
   out += "<div><dt>";
   out += term;
@@ -155,7 +181,10 @@ void append_regressions(std::string& out, const json& data) {
                                   ? std::string(" (no baseline run)")
                                   : " against run #" + std::to_string(baseline["id"].get<std::int64_t>());
   if (regressions.empty()) {
-    out += "<p id=\"no-regressions\" class=\"banner good\">No regressions" + against + "</p>\n";
+    // Green only when something was compared: a first run is neither good nor bad news.
+    out += baseline.is_null() ? "<p id=\"no-regressions\" class=\"banner neutral\">No regressions" + against + ": "
+                                "nothing was compared</p>\n"
+                              : "<p id=\"no-regressions\" class=\"banner good\">No regressions" + against + "</p>\n";
     return;
   }
   const std::size_t count = regressions.size();
@@ -177,6 +206,37 @@ void append_regressions(std::string& out, const json& data) {
     append_cell(out, regression["source"]);
     append_number_cell(out, exact_or_empty(regression["episodes"]));
     append_cell(out, regression["detail"]);
+    out += "</tr>";
+  }
+  out += "</tbody></table></section>\n";
+}
+
+void append_answers_edited(std::string& out, const json& data) {
+  const json& edited = data["answers_edited"];
+  if (edited.empty()) return;
+  out += "<section id=\"answers-edited\"><h2>Answers edited <span class=\"count\">(" +
+         grouped_integer(static_cast<std::int64_t>(edited.size())) +
+         ")</span></h2><p class=\"note\">Not regressions: the answer's text or its weights differ from the "
+         "baseline's, so its score may move.</p>";
+  append_head(out, "edited-table", "edited blocks",
+              {{"Answer"}, {"Game"}, {"Source"}, {"Episodes", kNumeric}, {"Baseline", kNumeric}, {"Score", kNumeric},
+               {"Change", kNumeric}});
+  for (std::size_t i = 0; i < edited.size(); ++i) {
+    const json& edit = edited[i];
+    if (i > 0 && i % kRowsPerBody == 0) out += "</tbody><tbody>";
+    out += "<tr>";
+    append_cell(out, edit["id"]);
+    append_cell(out, edit["game"]);
+    append_cell(out, edit["source"]);
+    append_number_cell(out, grouped_integer(edit["episodes"].get<std::int64_t>()));
+    append_score(out, edit["baseline_score"], true);
+    append_score(out, edit["score"], true);
+    if (edit["baseline_score"].is_number() && edit["score"].is_number()) {
+      const ScoreChange change = score_change(edit["baseline_score"].get<double>(), edit["score"].get<double>());
+      append_number_cell(out, change.text, change.css_class);
+    } else {
+      append_number_cell(out, "");
+    }
     out += "</tr>";
   }
   out += "</tbody></table></section>\n";
@@ -205,10 +265,9 @@ void append_groups(std::string& out, const json& data) {
     append_score(out, group["mean_score"], true);
     append_score(out, group["baseline_mean_score"], true);
     if (group["mean_score"].is_number() && group["baseline_mean_score"].is_number()) {
-      const double change = group["mean_score"].get<double>() - group["baseline_mean_score"].get<double>();
-      char text[32];
-      std::snprintf(text, sizeof text, "%+.3g", change);
-      append_number_cell(out, change == 0 ? "0" : text, change < 0 ? "worse" : change > 0 ? "better" : "");
+      const ScoreChange change =
+          score_change(group["baseline_mean_score"].get<double>(), group["mean_score"].get<double>());
+      append_number_cell(out, change.text, change.css_class);
     } else {
       append_number_cell(out, "");
     }
@@ -267,7 +326,13 @@ void append_records(std::string& out, const json& data) {
       append_breakable(out, text_of(record[field]));
     }
     out += "<td>" + grouped_or_empty(record["episodes"]);
-    append_score(out, record["normalized_score"], false);
+    // A changed record shows where it came from: baseline -> now (difference). One that fails
+    // now has no score (its error says why; the regressions list it as newly failed).
+    if (changed && !record["baseline_score"].is_null() && record["normalized_score"].is_number()) {
+      append_moved_score(out, record["baseline_score"], record["normalized_score"]);
+    } else {
+      append_score(out, record["normalized_score"], false);
+    }
     out += "<td>" + grouped_or_empty(record["steps"]);
     out += "<td>" + (record["seconds"].is_number() ? fixed(record["seconds"].get<double>(), 3) : std::string());
     out += record["cached"].get<bool>() ? "<td>yes" : "<td>";

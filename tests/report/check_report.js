@@ -4,7 +4,7 @@
 //
 //   NODE_PATH=<build>/tests/report/node/node_modules node tests/report/check_report.js REPORT.html
 //       --records N [--regressions N | --no-regressions] [--charts N] [--literals FILE.json]
-//       [--screenshot OUT.png] [--chromium PATH] [--max-load-ms MS] [--layout]
+//       [--screenshot OUT.png] [--chromium PATH] [--max-load-ms MS] [--layout] [--edited N]
 //
 // (<build>/tests/report/node is where the build's `npm ci` put puppeteer-core: the target
 // report_browser_test_deps.) With the page's script on, it checks: no console error, no page
@@ -14,7 +14,8 @@
 // pixels on its canvas; only the page's own elements and scripts exist, and nothing the data
 // could inject ran; each string in the JSON array in FILE.json appears literally in the page;
 // a click on a header sorts the records, and the filter box and "errors only" / "changed
-// only" show exactly the matching rows. With --layout, at 1400, 1000 and 800 px: the page
+// only" show exactly the matching rows. With --edited N: an "Answers edited" table of N rows
+// (none when 0), and every changed record's score reads "baseline → now". With --layout, at 1400, 1000 and 800 px: the page
 // never scrolls sideways, nothing ends outside the window (but inside a box that scrolls), no
 // table cell cuts a word in two (report_layout_checks.js); with --screenshot OUT.png, also
 // OUT-1400.png, OUT-1000.png, OUT-800.png. Then with scripts off: the same tables and row counts.
@@ -31,7 +32,7 @@ const layoutChecks = require('./report_layout_checks.js');
 function usage(message) {
   process.stderr.write(`check_report.js: ${message}\nusage: check_report.js REPORT.html --records N ` +
                        '[--regressions N | --no-regressions] [--charts N] [--literals FILE.json] ' +
-                       '[--screenshot OUT.png] [--chromium PATH] [--max-load-ms MS] [--layout]\n');
+                       '[--screenshot OUT.png] [--chromium PATH] [--max-load-ms MS] [--layout] [--edited N]\n');
   process.exit(2);
 }
 
@@ -51,6 +52,7 @@ function parseArguments(argv) {
     else if (argument === '--screenshot') options.screenshot = value();
     else if (argument === '--chromium') options.chromium = value();
     else if (argument === '--layout') options.layout = true;
+    else if (argument === '--edited') options.edited = integer(argument, value());
     else if (argument === '--max-load-ms') options.maxLoadMs = integer(argument, value());
     else if (argument === '--literals') {
       const file = value();

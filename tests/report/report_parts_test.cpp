@@ -164,7 +164,11 @@ TEST(ReportData, EveryMissingFieldIsNamed) {
       {"/records/11/changed", "records[11].changed"},
       {"/records/0/error", "records[0].error"},
       {"/records/7/error_line", "records[7].error_line"},
-      {"/records/7/error_column", "records[7].error_column"}};
+      {"/records/7/error_column", "records[7].error_column"},
+      {"/records/5/baseline_score", "records[5].baseline_score"},
+      {"/answers_edited", "answers_edited"},
+      {"/answers_edited/0/baseline_score", "answers_edited[0].baseline_score"},
+      {"/trend/1/threads", "trend[1].threads"}};
   for (const auto& [pointer, name] : fields) {
     json data = valid;
     const json::json_pointer where(pointer);

@@ -95,7 +95,7 @@
                                           borderColor: colour(s.label), backgroundColor: colour(s.label)})),
         },
         options: Object.assign(
-            options('run', own ? 'each series from its lowest (0) to its highest (1) mean' : 'mean normalised score',
+            options('run', own ? 'mean, own scale (0 lowest, 1 highest)' : 'mean normalised score',
                     own ? {min: 0, max: 1} : {}, true),
             own ? {plugins: {legend: {display: true}, tooltip: {callbacks: {label: (item) =>
               item.dataset.label + ': ' + significant(t.series[item.datasetIndex].values[item.dataIndex], 4)}}}} : {}),

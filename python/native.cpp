@@ -17,6 +17,7 @@
 
 #include <weightspace/batch_grader.hpp>
 #include "engine/grade.hpp"
+#include "games/registry.hpp"
 #include "parser/numpy/apply_edits.hpp"
 
 namespace py = pybind11;
@@ -296,6 +297,13 @@ PYBIND11_MODULE(_native, module) {
   module.def("apply_edits", &apply_edits, py::arg("answer"));
   module.def("evaluate", &evaluate, py::arg("game"), py::arg("source"), py::arg("weights"), py::arg("episodes"),
              py::arg("threads"));
+  // (source, name) of every registered game, so that the Python layer can refuse a misspelt game
+  // in a call before grading anything.
+  module.def("registered_games", [] {
+    py::list games;
+    for (const GameInfo& game : registered_games()) games.append(py::make_tuple(py::str(game.source), py::str(game.name)));
+    return games;
+  });
   module.def("weights_sha256", [](const py::dict& tensors) { return weights_sha256(weights_from(tensors)); });
   py::class_<PyBatchGrader>(module, "BatchGrader")
       .def(py::init<int, std::size_t>(), py::arg("threads"), py::arg("cache"))

@@ -36,6 +36,17 @@ std::string escaped(std::string_view text) {
   return out;
 }
 
+void append_breakable(std::string& out, std::string_view text) {
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '/' && text[i] != '\\' && text[i] != '_') continue;
+    append_escaped(out, text.substr(start, i + 1 - start));
+    if (i + 1 < text.size()) out += "<wbr>";
+    start = i + 1;
+  }
+  append_escaped(out, text.substr(start));
+}
+
 std::string script_json(const nlohmann::json& value) {
   const std::string json = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   std::string out;
@@ -84,6 +95,19 @@ std::string significant(double value, int digits) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
   return buffer;
+}
+
+void append_rounded_cell(std::string& out, const nlohmann::json& value, int digits) {
+  if (!value.is_number()) {
+    out += "<td class=\"num\"></td>";
+    return;
+  }
+  const std::string exact = exact_number(value);
+  const std::string shown = value.is_number_integer() ? grouped_integer(value.get<std::int64_t>())
+                                                      : significant(value.get<double>(), digits);
+  out += "<td class=\"num\"";
+  if (shown != exact) out += " title=\"" + exact + "\"";
+  out += ">" + shown + "</td>";
 }
 
 std::string si_number(double value) {

@@ -15,6 +15,10 @@ namespace weightspace::report {
 // Any other byte (UTF-8 included) is copied as it is.
 void append_escaped(std::string& out, std::string_view text);
 std::string escaped(std::string_view text);
+// As append_escaped, with a line-break opportunity (<wbr>) after each '/', '\\' and '_': a
+// path or a game name wraps between its parts, not inside one ("space_" "invaders", never
+// "space_invader" "s").
+void append_breakable(std::string& out, std::string_view text);
 
 // `value` serialised for a <script type="application/json"> element: < > & and U+2028/2029
 // are written as \uXXXX escapes (they occur only inside JSON strings), so no string in it
@@ -32,6 +36,10 @@ std::string si_number(double value);
 std::string duration(double seconds);
 // `value` with `digits` significant digits: 0.123456 -> "0.1235".
 std::string significant(double value, int digits);
+// A right-aligned table cell for a number or null: `value` to `digits` significant digits
+// (integers with thousands separators), the exact value in the cell's title when that reads
+// differently (for hovering, and for the page's sorting); an empty cell for null.
+void append_rounded_cell(std::string& out, const nlohmann::json& value, int digits);
 // `value` with `decimals` digits after the point, sign included when `signed_plus`.
 std::string fixed(double value, int decimals, bool signed_plus = false);
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <numeric>
+#include <set>
 #include <string_view>
 
 #include "apps/report/html.hpp"
@@ -37,7 +38,7 @@ json trend_data(const json& trend) {
   json runs = json::array();
   json throughput = json::array();
   for (const json& run : trend) {
-    runs.push_back({{"id", run["run_id"]}, {"started_at", run["started_at"]}});
+    runs.push_back({{"id", run["run_id"]}, {"started_at", run["started_at"]}, {"threads", run["threads"]}});
     throughput.push_back(run["steps_per_second"]);
     for (auto& [key, values] : series) {
       const auto found = run["mean_scores"].find(key);
@@ -49,45 +50,63 @@ json trend_data(const json& trend) {
   return {{"runs", std::move(runs)}, {"series", std::move(series_list)}, {"throughput", std::move(throughput)}};
 }
 
-std::string number_or_empty(const json& value, bool si) {
-  if (!value.is_number()) return {};
-  return si ? si_number(value.get<double>()) : exact_number(value);
-}
+constexpr int kTrendDigits = 4;  // a mean score in the trend table: 0.3061, the exact value in the title
 
-// The numbers behind the trend charts, folded away: with the script off, or to copy them.
+// The numbers behind the trend charts, folded away: with the script off, or to copy them. In a
+// box that scrolls sideways when there are more series than the page is wide.
 void append_trend_table(std::string& out, const json& trend) {
   out +=
-      "<details><summary>The numbers</summary><table id=\"trend-table\" class=\"sortable\"><thead><tr>"
-      "<th data-type=\"num\" class=\"num\">Run</th><th>Started</th><th data-type=\"num\" class=\"num\">Steps/s</th>";
+      "<details><summary>The numbers</summary><div class=\"table-scroll\"><table id=\"trend-table\" "
+      "class=\"sortable numbers\"><thead><tr><th data-type=\"num\" class=\"num\">Run</th><th>Started</th>"
+      "<th data-type=\"num\" class=\"num\">Steps/s</th><th data-type=\"num\" class=\"num\">Threads</th>";
   for (const json& series : trend["series"]) {
     out += "<th data-type=\"num\" class=\"num\">";
-    append_escaped(out, series["label"].get_ref<const std::string&>());
+    append_breakable(out, series["label"].get_ref<const std::string&>());
     out += "</th>";
   }
   out += "</tr></thead><tbody>";
   for (std::size_t i = 0; i < trend["runs"].size(); ++i) {
     const json& run = trend["runs"][i];
-    out += "<tr><td class=\"num\">" + exact_number(run["id"]) + "</td><td>" +
+    const json& throughput = trend["throughput"][i];
+    out += "<tr><td class=\"num\">" + exact_number(run["id"]) + "</td><td class=\"time\">" +
            escaped(run["started_at"].get_ref<const std::string&>()) + "</td><td class=\"num\">" +
-           number_or_empty(trend["throughput"][i], true) + "</td>";
-    for (const json& series : trend["series"]) {
-      out += "<td class=\"num\">" + number_or_empty(series["values"][i], false) + "</td>";
-    }
+           (throughput.is_number() ? si_number(throughput.get<double>()) : std::string()) + "</td><td class=\"num\">" +
+           (run["threads"].is_number() ? exact_number(run["threads"]) : std::string()) + "</td>";
+    for (const json& series : trend["series"]) append_rounded_cell(out, series["values"][i], kTrendDigits);
     out += "</tr>";
   }
-  out += "</tbody></table></details>";
+  out += "</tbody></table></div></details>";
 }
 
 void append_speed_table(std::string& out, const json& speed) {
   out +=
-      "<details><summary>The numbers</summary><table id=\"speed-table\" class=\"sortable\"><thead><tr>"
-      "<th data-type=\"num\" class=\"num\">Threads</th><th data-type=\"num\" class=\"num\">Steps/s</th>"
-      "</tr></thead><tbody>";
+      "<details><summary>The numbers</summary><div class=\"table-scroll\"><table id=\"speed-table\" "
+      "class=\"sortable numbers\"><thead><tr><th data-type=\"num\" class=\"num\">Threads</th>"
+      "<th data-type=\"num\" class=\"num\">Steps/s</th></tr></thead><tbody>";
   for (const json& point : speed) {
     out += "<tr><td class=\"num\">" + exact_number(point["threads"]) + "</td><td class=\"num\">" +
            si_number(point["steps_per_second"].get<double>()) + "</td></tr>";
   }
-  out += "</tbody></table></details>";
+  out += "</tbody></table></div></details>";
+}
+
+// What the throughput trend plots: the sweep's grading (every record, all its threads
+// together), not the per-thread-count speed measurement the speed regressions come from.
+std::string throughput_caption(const json& trend) {
+  std::set<std::int64_t> threads;
+  bool unknown = false;
+  for (std::size_t i = 0; i < trend["runs"].size(); ++i) {
+    if (!trend["throughput"][i].is_number()) continue;
+    const json& count = trend["runs"][i]["threads"];
+    if (count.is_number_integer()) threads.insert(count.get<std::int64_t>()); else unknown = true;
+  }
+  std::string caption = "Grading throughput: steps per second over each run's records";
+  if (threads.size() == 1 && !unknown) {
+    caption += ", " + std::to_string(*threads.begin()) + (*threads.begin() == 1 ? " thread" : " threads");
+  } else {
+    caption += ", at each run's thread count (see the table)";
+  }
+  return caption + " (not the speed by thread count below)";
 }
 
 }  // namespace
@@ -166,12 +185,17 @@ void append_charts(std::string& out, const json& charts) {
   if (trend["series"].empty()) {
     out += "<p class=\"note\">No earlier scores to show.</p>";
   } else {
+    // Series with small means lie on top of each other near zero; the page's script offers
+    // each its own scale (hidden without the script, which draws the charts).
+    if (run_count > 1) {
+      out += "<label class=\"chart-control\" hidden><input type=\"checkbox\" id=\"trend-own-scale\"> each "
+             "game/source on its own scale</label>";
+    }
     append_canvas(out, "trend-score", 0, "Mean normalised score per game/source, " + runs, "wide");
   }
-  const bool any_throughput = std::any_of(trend["throughput"].begin(), trend["throughput"].end(),
-                                          [](const json& value) { return value.is_number(); });
-  if (any_throughput) {
-    append_canvas(out, "trend-throughput", 0, "Throughput (steps/s), " + runs, "wide");
+  if (std::any_of(trend["throughput"].begin(), trend["throughput"].end(),
+                  [](const json& value) { return value.is_number(); })) {
+    append_canvas(out, "trend-throughput", 0, escaped(throughput_caption(trend)) + ", " + runs, "wide");
   } else {
     out += "<p class=\"note\">No throughput measured in these runs.</p>";
   }

@@ -55,7 +55,8 @@ std::string million(double steps_per_second) {
   return text;
 }
 
-json record_json(const StoredRecord& record, bool changed) {
+// `base` is the baseline's record when this one changed against it (its reward or its answer).
+json record_json(const StoredRecord& record, const StoredRecord* base) {
   std::optional<std::string> error;
   if (record.error_kind) {
     const std::optional<Reward> reward = parse_reward(record);
@@ -75,7 +76,8 @@ json record_json(const StoredRecord& record, bool changed) {
           {"steps", record.steps},
           {"seconds", record.seconds},
           {"cached", record.cached},
-          {"changed", changed}};
+          {"changed", base != nullptr},
+          {"baseline_score", base != nullptr ? number_or_null(base->normalized_score) : json(nullptr)}};
 }
 
 }  // namespace
@@ -100,7 +102,8 @@ json report_data(Store& store, std::int64_t id, std::optional<std::int64_t> base
   const RunInfo& run = *current.run;
   json data = {{"title", run.name}, {"run", run_header(run)}, {"baseline", nullptr}};
 
-  std::set<const StoredRecord*> changed;
+  std::map<const StoredRecord*, const StoredRecord*> changed;  // a changed record -> its baseline record
+  json edited = json::array();
   json regressions = json::array();
   std::optional<Comparison> comparison;
   std::optional<RunRecords> base;
@@ -116,9 +119,19 @@ json report_data(Store& store, std::int64_t id, std::optional<std::int64_t> base
                              {"source", record.source},
                              {"episodes", record.episodes},
                              {"detail", change.detail}});
-      if (change.now != nullptr) changed.insert(change.now);
+      if (change.now != nullptr) changed.emplace(change.now, change.base);
     }
-    for (const RecordChange& change : comparison->answer_changes) changed.insert(change.now);
+    // Listed apart, as compare lists them: not regressions, the answer itself differs.
+    for (const RecordChange& change : comparison->answer_changes) {
+      changed.emplace(change.now, change.base);
+      edited.push_back({{"id", record_id(*change.now)},
+                        {"game", change.now->game},
+                        {"source", change.now->source},
+                        {"episodes", change.now->episodes},
+                        {"baseline_score", number_or_null(change.base->normalized_score)},
+                        {"score", number_or_null(change.now->normalized_score)},
+                        {"detail", change.detail}});
+    }
     for (const SpeedChange& speed : comparison->speed) {
       if (!speed.regression) continue;
       regressions.push_back({{"kind", "speed"},
@@ -134,6 +147,7 @@ json report_data(Store& store, std::int64_t id, std::optional<std::int64_t> base
     }
   }
   data["regressions"] = regressions;
+  data["answers_edited"] = edited;
   data["totals"] = {{"records", run.records},
                     {"failed", run.failed},
                     {"cached", run.cached},
@@ -159,7 +173,8 @@ json report_data(Store& store, std::int64_t id, std::optional<std::int64_t> base
     json& scores = distributions[{record.game, record.source}];
     if (scores.is_null()) scores = json::array();
     if (std::isfinite(record.normalized_score)) scores.push_back(record.normalized_score);
-    records.push_back(record_json(record, changed.contains(&record)));
+    const auto base_record = changed.find(&record);
+    records.push_back(record_json(record, base_record == changed.end() ? nullptr : base_record->second));
   }
   json group_rows = json::array();
   for (const auto& [key, group] : groups) {
@@ -200,7 +215,11 @@ json report_data(Store& store, std::int64_t id, std::optional<std::int64_t> base
     trend_rows.push_back({{"run_id", it->id},
                           {"started_at", it->started_at},
                           {"mean_scores", means},
-                          {"steps_per_second", per_second(static_cast<double>(it->grade_steps), it->grade_seconds)}});
+                          {"steps_per_second", per_second(static_cast<double>(it->grade_steps), it->grade_seconds)},
+                          // The grading's thread count (all cores: the machine's), which the
+                          // throughput depends on.
+                          {"threads", it->threads > 0 ? json(it->threads)
+                                      : it->machine.cores > 0 ? json(it->machine.cores) : json(nullptr)}});
   }
   data["trend"] = trend_rows;
   json speed = json::array();

@@ -83,6 +83,7 @@ std::string render_report_html(const nlohmann::json& data) {
   report::append_summary(out, data);
   out += "<main>\n";
   report::append_regressions(out, data);
+  report::append_answers_edited(out, data);
   report::append_groups(out, data);
   report::append_charts(out, charts);
   report::append_records(out, data);

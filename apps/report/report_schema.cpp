@@ -92,6 +92,7 @@ void validate_report_data(const json& data) {
                 {"baseline", Type::kObject, kNullable},
                 {"totals", Type::kObject},
                 {"regressions", Type::kArray},
+                {"answers_edited", Type::kArray},
                 {"groups", Type::kArray},
                 {"distributions", Type::kArray},
                 {"trend", Type::kArray},
@@ -132,6 +133,16 @@ void validate_report_data(const json& data) {
                   {"episodes", Type::kInteger, kNullable},
                   {"detail", Type::kString}});
   });
+  check_each(data, "answers_edited", [](const json& edit, const std::string& where) {
+    check_object(edit, where,
+                 {{"id", Type::kString},
+                  {"game", Type::kString},
+                  {"source", Type::kString},
+                  {"episodes", Type::kInteger},
+                  {"baseline_score", Type::kNumber, kNullable},
+                  {"score", Type::kNumber, kNullable},
+                  {"detail", Type::kString}});
+  });
   check_each(data, "groups", [](const json& group, const std::string& where) {
     check_object(group, where,
                  {{"game", Type::kString},
@@ -154,7 +165,8 @@ void validate_report_data(const json& data) {
                  {{"run_id", Type::kInteger},
                   {"started_at", Type::kString},
                   {"mean_scores", Type::kObject},
-                  {"steps_per_second", Type::kNumber, kNullable}});
+                  {"steps_per_second", Type::kNumber, kNullable},
+                  {"threads", Type::kInteger, kNullable}});
     for (const auto& [key, score] : run["mean_scores"].items()) {
       check_value(score, where + ".mean_scores[\"" + key + "\"]", Type::kNumber, kNullable);
     }
@@ -177,7 +189,8 @@ void validate_report_data(const json& data) {
                   {"steps", Type::kInteger, kNullable},
                   {"seconds", Type::kNumber, kNullable},
                   {"cached", Type::kBoolean},
-                  {"changed", Type::kBoolean}});
+                  {"changed", Type::kBoolean},
+                  {"baseline_score", Type::kNumber, kNullable}});
   });
 }
 

@@ -42,7 +42,7 @@ std::string_view text_of(const json& value) {
 
 void append_cell(std::string& out, const json& value) {
   out += "<td>";
-  append_escaped(out, text_of(value));
+  append_breakable(out, text_of(value));
   out += "</td>";
 }
 
@@ -55,6 +55,11 @@ void append_number_cell(std::string& out, const std::string& text, std::string_v
 }
 
 std::string exact_or_empty(const json& number) { return number.is_null() ? std::string() : exact_number(number); }
+
+// An integer with thousands separators (the page's sorting reads them), empty for null.
+std::string grouped_or_empty(const json& number) {
+  return number.is_number_integer() ? grouped_integer(number.get<std::int64_t>()) : exact_or_empty(number);
+}
 
 // A score to six significant digits, and exactly in the cell's title (for hovering, and for
 // sorting) when that is longer: 0.30609000000000003 reads as 0.30609.
@@ -69,6 +74,32 @@ void append_score(std::string& out, const json& score, bool closed) {
   if (shown != exact) out += " title=\"" + exact + "\"";
   out += ">" + shown;
   if (closed) out += "</td>";
+}
+
+// A change of score, `now - base`: three significant digits with its sign, and the cell class
+// that colours it ("worse", "better", or none when equal).
+struct ScoreChange {
+  std::string text;
+  std::string_view css_class;
+};
+ScoreChange score_change(double base, double now) {
+  const double change = now - base;
+  char text[32];
+  std::snprintf(text, sizeof text, "%+.3g", change);
+  return {change == 0 ? "0" : text, change < 0 ? "worse" : change > 0 ? "better" : ""};
+}
+
+// A changed record's score cell (unclosed, as the records table's cells): the baseline's score
+// -> this run's, and the difference; the title holds this run's exact score, which the page
+// sorts by. Both are numbers.
+constexpr int kMovedDigits = 4;  // two scores and a change in a score's width; the exact one in the title
+void append_moved_score(std::string& out, const json& base, const json& now) {
+  out += "<td class=\"moved\" title=\"" + exact_number(now) + "\"><span class=\"was\">" +
+         significant(base.get<double>(), kMovedDigits) + " \u2192</span> " + significant(now.get<double>(), kMovedDigits);
+  const ScoreChange change = score_change(base.get<double>(), now.get<double>());
+  out += " <span class=\"delta ";
+  out += change.css_class;
+  out += "\">(" + change.text + ")</span>";
 }
 
 void append_fact(std::string& out, std::string_view term, const std::string& escaped_description) {
@@ -150,7 +181,10 @@ void append_regressions(std::string& out, const json& data) {
                                   ? std::string(" (no baseline run)")
                                   : " against run #" + std::to_string(baseline["id"].get<std::int64_t>());
   if (regressions.empty()) {
-    out += "<p id=\"no-regressions\" class=\"banner good\">No regressions" + against + "</p>\n";
+    // Green only when something was compared: a first run is neither good nor bad news.
+    out += baseline.is_null() ? "<p id=\"no-regressions\" class=\"banner neutral\">No regressions" + against + ": "
+                                "nothing was compared</p>\n"
+                              : "<p id=\"no-regressions\" class=\"banner good\">No regressions" + against + "</p>\n";
     return;
   }
   const std::size_t count = regressions.size();
@@ -177,9 +211,40 @@ void append_regressions(std::string& out, const json& data) {
   out += "</tbody></table></section>\n";
 }
 
+void append_answers_edited(std::string& out, const json& data) {
+  const json& edited = data["answers_edited"];
+  if (edited.empty()) return;
+  out += "<section id=\"answers-edited\"><h2>Answers edited <span class=\"count\">(" +
+         grouped_integer(static_cast<std::int64_t>(edited.size())) +
+         ")</span></h2><p class=\"note\">Not regressions: the answer's text or its weights differ from the "
+         "baseline's, so its score may move.</p>";
+  append_head(out, "edited-table", "edited blocks",
+              {{"Answer"}, {"Game"}, {"Source"}, {"Episodes", kNumeric}, {"Baseline", kNumeric}, {"Score", kNumeric},
+               {"Change", kNumeric}});
+  for (std::size_t i = 0; i < edited.size(); ++i) {
+    const json& edit = edited[i];
+    if (i > 0 && i % kRowsPerBody == 0) out += "</tbody><tbody>";
+    out += "<tr>";
+    append_cell(out, edit["id"]);
+    append_cell(out, edit["game"]);
+    append_cell(out, edit["source"]);
+    append_number_cell(out, grouped_integer(edit["episodes"].get<std::int64_t>()));
+    append_score(out, edit["baseline_score"], true);
+    append_score(out, edit["score"], true);
+    if (edit["baseline_score"].is_number() && edit["score"].is_number()) {
+      const ScoreChange change = score_change(edit["baseline_score"].get<double>(), edit["score"].get<double>());
+      append_number_cell(out, change.text, change.css_class);
+    } else {
+      append_number_cell(out, "");
+    }
+    out += "</tr>";
+  }
+  out += "</tbody></table></section>\n";
+}
+
 void append_groups(std::string& out, const json& data) {
-  out += "<section id=\"groups\"><h2>Games and sources</h2>";
-  append_head(out, "groups-table", "groups",
+  out += "<section id=\"groups\"><h2>Games and sources</h2><div class=\"table-scroll\">";
+  append_head(out, "groups-table", "groups numbers",
               {{"Game"},
                {"Source"},
                {"Episodes", kNumeric},
@@ -193,17 +258,16 @@ void append_groups(std::string& out, const json& data) {
     out += "<tr>";
     append_cell(out, group["game"]);
     append_cell(out, group["source"]);
-    append_number_cell(out, exact_number(group["episodes"]));
-    append_number_cell(out, exact_number(group["records"]));
+    append_number_cell(out, grouped_integer(group["episodes"].get<std::int64_t>()));
+    append_number_cell(out, grouped_integer(group["records"].get<std::int64_t>()));
     const bool failed = group["failed"].get<std::int64_t>() > 0;
-    append_number_cell(out, exact_number(group["failed"]), failed ? "bad" : "");
+    append_number_cell(out, grouped_integer(group["failed"].get<std::int64_t>()), failed ? "bad" : "");
     append_score(out, group["mean_score"], true);
     append_score(out, group["baseline_mean_score"], true);
     if (group["mean_score"].is_number() && group["baseline_mean_score"].is_number()) {
-      const double change = group["mean_score"].get<double>() - group["baseline_mean_score"].get<double>();
-      char text[32];
-      std::snprintf(text, sizeof text, "%+.3g", change);
-      append_number_cell(out, change == 0 ? "0" : text, change < 0 ? "worse" : change > 0 ? "better" : "");
+      const ScoreChange change =
+          score_change(group["baseline_mean_score"].get<double>(), group["mean_score"].get<double>());
+      append_number_cell(out, change.text, change.css_class);
     } else {
       append_number_cell(out, "");
     }
@@ -211,7 +275,7 @@ void append_groups(std::string& out, const json& data) {
                                                                   : std::string());
     out += "</tr>";
   }
-  out += "</tbody></table></section>\n";
+  out += "</tbody></table></div></section>\n";
 }
 
 void append_records(std::string& out, const json& data) {
@@ -224,6 +288,7 @@ void append_records(std::string& out, const json& data) {
       "placeholder=\"Filter records\" aria-label=\"Filter records by text\"> <label><input id=\"filter-errors\" "
       "type=\"checkbox\"> errors only</label> <label><input id=\"filter-changed\" type=\"checkbox\"> changed "
       "only</label> <span id=\"filter-count\" aria-live=\"polite\"></span></div>";
+  out += "<div class=\"table-scroll records-scroll\">";
   append_head(out, "records-table", "records blocks",
               {{"Answer"},
                {"Input"},
@@ -249,13 +314,26 @@ void append_records(std::string& out, const json& data) {
     const bool changed = record["changed"].get<bool>();
     out += failed ? (changed ? "<tr class=\"err changed\">" : "<tr class=\"err\">")
                   : (changed ? "<tr class=\"changed\">" : "<tr>");
-    for (const char* field : {"id", "input", "game", "source"}) {
+    // Paths and game names wrap at their separators. A file input's id is its path: the
+    // Input cell is left empty then rather than repeating it.
+    out += "<td>";
+    append_breakable(out, text_of(record["id"]));
+    const bool same_input = record["input"] == record["id"];
+    out += same_input ? "<td class=\"same\" title=\"the same as Answer\">" : "<td>";
+    if (!same_input) append_breakable(out, text_of(record["input"]));
+    for (const char* field : {"game", "source"}) {
       out += "<td>";
-      append_escaped(out, text_of(record[field]));
+      append_breakable(out, text_of(record[field]));
     }
-    out += "<td>" + exact_number(record["episodes"]);
-    append_score(out, record["normalized_score"], false);
-    out += "<td>" + exact_or_empty(record["steps"]);
+    out += "<td>" + grouped_or_empty(record["episodes"]);
+    // A changed record shows where it came from: baseline -> now (difference). One that fails
+    // now has no score (its error says why; the regressions list it as newly failed).
+    if (changed && !record["baseline_score"].is_null() && record["normalized_score"].is_number()) {
+      append_moved_score(out, record["baseline_score"], record["normalized_score"]);
+    } else {
+      append_score(out, record["normalized_score"], false);
+    }
+    out += "<td>" + grouped_or_empty(record["steps"]);
     out += "<td>" + (record["seconds"].is_number() ? fixed(record["seconds"].get<double>(), 3) : std::string());
     out += record["cached"].get<bool>() ? "<td>yes" : "<td>";
     out += changed ? "<td>yes<td>" : "<td><td>";
@@ -268,13 +346,13 @@ void append_records(std::string& out, const json& data) {
     out += "<td>";
     if (record["error_kind"].is_string()) {
       out += "<b>";
-      append_escaped(out, text_of(record["error_kind"]));
+      append_breakable(out, text_of(record["error_kind"]));
       out += "</b> ";
     }
     // No line break before the next row: it would belong to this unclosed cell.
     append_escaped(out, text_of(record["error"]));
   }
-  out += "</tbody></table></section>\n";
+  out += "</tbody></table></div></section>\n";
 }
 
 }  // namespace weightspace::report

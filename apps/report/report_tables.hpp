@@ -12,6 +12,8 @@ namespace weightspace::report {
 
 void append_summary(std::string& out, const nlohmann::json& data);
 void append_regressions(std::string& out, const nlohmann::json& data);
+// Records whose answer changed since the baseline (not regressions), when there are any.
+void append_answers_edited(std::string& out, const nlohmann::json& data);
 void append_groups(std::string& out, const nlohmann::json& data);
 void append_records(std::string& out, const nlohmann::json& data);
 

@@ -12,25 +12,49 @@ The GIL is released while grading; Ctrl-C interrupts a long grade (KeyboardInter
 from __future__ import annotations
 
 import builtins
+import difflib
 import json
 import operator
 import queue
 import re
-import sys
 import threading
-import time
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Sequence, Sized, TypedDict, Union
 
 from . import _native
+from ._progress import Progress as _Progress
+
+if TYPE_CHECKING:  # the annotations' types, named as the stubs (__init__.pyi) name them
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["assistant_answer", "apply_edits", "evaluate", "grade_answer", "grade_many", "iter_grades",
-           "UFuncTypeError", "__version__"]
+           "GradeResult", "Record", "UFuncTypeError", "__version__"]
 __version__ = "0.1.0"
 
 # verify.py's pattern, used only to raise its exact TypeError on an answer that is not a str.
 _EDITS_BLOCK = re.compile(r"```edits\s*\n(.*?)```", re.DOTALL | re.IGNORECASE)
 _MAX_EPISODES = 0xFFFFFFFF - 7919 + 1  # numpy seeds are 32-bit: 7919 + i must fit
+
+# A record of grade_many: a batch manifest line's dict, or an answer's text.
+Record = Union[dict[str, Any], str]
+
+
+class GradeResult(TypedDict):
+    """One result of grade_many / iter_grades: a `weightspace batch` output line."""
+    id: Any
+    game: str
+    source: str
+    episodes: Any
+    reward: dict[str, Any]
+    weights_sha256: Optional[str]
+    error_kind: Optional[str]
+    error_line: Optional[int]
+    error_column: Optional[int]
+    cached: bool
+    weightspace_version: str
+    seconds: float
+    steps: int
 
 try:
     from numpy.core._exceptions import UFuncTypeError as _NumpyUFuncTypeError
@@ -111,7 +135,7 @@ def _threads(threads: int | None) -> int:
     return threads
 
 
-def assistant_answer(trajectory: dict) -> str:
+def assistant_answer(trajectory: dict[str, Any]) -> str:
     """verify.assistant_answer: the last assistant message's text ("" when there is none)."""
     for step in reversed(trajectory.get("steps") or []):
         for message in reversed(step.get("messages") or []):
@@ -125,7 +149,7 @@ def assistant_answer(trajectory: dict) -> str:
     return ""
 
 
-def apply_edits(answer: str) -> tuple[dict[str, Any], int]:
+def apply_edits(answer: str) -> tuple[dict[str, npt.NDArray[np.float32]], int]:
     """verify.apply_edits: the six float32 tensors (numpy arrays) and the number of edits.
 
     Raises what verify.py raises: SyntaxError, ValueError, IndexError, TypeError, KeyError,
@@ -140,7 +164,7 @@ def apply_edits(answer: str) -> tuple[dict[str, Any], int]:
         raise _exception(*error.args) from None
 
 
-def evaluate(game: str, source: str, weights: dict[str, Any], episodes: int, *,
+def evaluate(game: str, source: str, weights: dict[str, npt.NDArray[np.float32]], episodes: int, *,
              threads: int | None = None) -> tuple[float, float]:
     """verify.evaluate: (mean score, mean episode length) over `episodes` seeded episodes.
 
@@ -191,41 +215,109 @@ def _answer_of(record: dict) -> str:
     raise ValueError('a record needs one of "answer", "answer_path", "trajectory", "trajectory_path"')
 
 
-def iter_grades(records: Iterable[dict], *, game: str | None = None, source: str = "original",
-                episodes: int = 1000, threads: int | None = None, cache: int = 4096,
-                progress: bool = False) -> Iterator[dict]:
-    """Grades a stream of records on all cores and yields one result per record, in input order.
+def _games_of(value: Any) -> list:
+    """A record's or the call's games as a list: a name, or a list of names graded in the order given
+    (as a batch manifest line's "game"). Anything else is kept as one entry, which fails as that
+    record's result."""
+    return list(value) if isinstance(value, (list, tuple)) else [value]
 
-    A record is a dict like a line of `weightspace batch`'s manifest: one of "answer",
-    "answer_path", "trajectory" (the dict) or "trajectory_path", and optionally "id", "game",
-    "source", "episodes" (defaults: the keyword arguments). A result is a dict: "id", "game",
-    "source", "episodes", "reward" (json.dumps of it is verify.py's reward.json),
-    "weights_sha256", "error_kind", "error_line", "error_column", "cached", "weightspace_version", "seconds",
-    "steps". A record that cannot be read or graded is a result with parse_success 0.0, never an exception; its
-    error's class and place (line and column in the edits block) are beside the reward, None on success and the
-    place None when the error has none.
-    """
-    grader = _native.BatchGrader(_threads(threads), operator.index(cache))
-    pending: dict[int, tuple[Any, str, str, int]] = {}
-    results: queue.Queue = queue.Queue(maxsize=1024)
-    done = object()
 
-    def feed():
-        for index, record in enumerate(records):
-            rid = record.get("id", index)
-            g, s, n = record.get("game", game), record.get("source", source), record.get("episodes", episodes)
-            pending[index] = (rid, g, s, n)
+def _check_call_games(game: Any) -> None:
+    """The call's own games must name registered games (as `weightspace batch --game` requires): a
+    typo would otherwise fail every record. A record's own "game" keeps the grader's semantics."""
+    if game is None:
+        return
+    known = sorted({name for _, name in _native.registered_games()})
+    for name in _games_of(game):
+        if not isinstance(name, str):
+            raise TypeError(f"game must be a str or a list of str, got {type(name).__name__}")
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else f" (registered: {', '.join(known)})"
+            raise ValueError(f"unknown game {name!r}{hint}")
+    if not _games_of(game):
+        raise ValueError("game must not be an empty list")
+
+
+def _expand(records: Iterable[Any], game: Any, source: str, episodes: int) -> Iterator[tuple]:
+    """One (id, game, source, episodes, answer text or None, error kind, error message) per result:
+    a record with a list of games gives one per game. A record that cannot be read is a failed
+    result, never an exception."""
+    for index, record in enumerate(records):
+        if isinstance(record, str):  # an answer's text, graded with the call's game, source and episodes
+            record = {"answer": record}
+        if not isinstance(record, dict):
+            yield (index, game if isinstance(game, str) else "", source, 0, None, "TypeError",
+                   f"a record must be a dict or an answer str, got {type(record).__name__}")
+            continue
+        rid = record.get("id", index)
+        games = _games_of(record.get("game", game))
+        if not games:
+            yield (rid, "", record.get("source", source), 0, None, "ValueError", '"game" must not be an empty list')
+            continue
+        for g in games:
+            s, n = record.get("source", source), record.get("episodes", episodes)
             try:
+                if g is None:
+                    raise ValueError('no game: give the record a "game" or call with game=...')
                 if not isinstance(g, str) or not isinstance(s, str):
-                    raise ValueError("a record needs a game and a source (str)")
+                    raise ValueError("a record's game and source must be str (or game a list of str)")
                 count = max(min(operator.index(n), _MAX_EPISODES + 1), -1)
                 text = _answer_of(record)
                 if not isinstance(text, str):
                     raise TypeError(f"the answer must be a str, got {type(text).__name__}")
-                yield (index, text, g, s, count, None, None)
+                yield (rid, g, s, n, text, count, None)
             except Exception as error:  # reported as the record's result, as the batch CLI does
-                yield (index, None, g if isinstance(g, str) else "", s if isinstance(s, str) else "", 0,
+                yield (rid, g if isinstance(g, str) else "", s if isinstance(s, str) else "", n, None,
                        type(error).__name__, str(error))
+
+
+def _result_count(records: Iterable[Any], game: Any) -> int | None:
+    """How many results a sized collection of records gives (for the progress line's total)."""
+    if not isinstance(records, Sized):
+        return None
+    count = 0
+    for record in records:
+        games = record.get("game", game) if isinstance(record, dict) else game
+        count += max(len(_games_of(games)), 1)
+    return count
+
+
+def iter_grades(records: Iterable[Record], *, game: str | Sequence[str] | None = None, source: str = "original",
+                episodes: int = 1000, threads: int | None = None, cache: int = 4096,
+                progress: bool = False) -> Iterator[GradeResult]:
+    """Grades a stream of records on all cores and yields one result per record and game, in input order.
+
+    A record is a dict like a line of `weightspace batch`'s manifest: one of "answer",
+    "answer_path", "trajectory" (the dict) or "trajectory_path", and optionally "id", "game"
+    (a name or a list of names: one result per game, in that order), "source", "episodes"
+    (defaults: the keyword arguments; `game` may be a list too). A str record is an answer's text.
+    A result is a dict: "id", "game", "source", "episodes", "reward" (json.dumps of it is
+    verify.py's reward.json), "weights_sha256", "error_kind", "error_line", "error_column", "cached",
+    "weightspace_version", "seconds", "steps". A record that cannot be read or graded is a result
+    with parse_success 0.0, never an exception; its error's class and place (line and column in the
+    edits block) are beside the reward, None on success and the place None when the error has none.
+    Raises before grading only for a mistake in the call itself: a `game` keyword naming no
+    registered game (ValueError with a did-you-mean), a bad `threads` or `cache`.
+
+    `progress=True` reports on stderr as `weightspace batch` does: on a terminal one line redrawn
+    ten times a second, otherwise a line every five seconds, with the total and an ETA when
+    `records` is a sized collection (a list), and a summary line at the end.
+    """
+    _check_call_games(game)
+    grader = _native.BatchGrader(_threads(threads), operator.index(cache))
+    total = _result_count(records, game) if progress else None
+    pending: dict[int, tuple[Any, str, str, Any]] = {}
+    results: queue.Queue = queue.Queue(maxsize=1024)
+    done = object()
+
+    def feed():
+        for index, (rid, g, s, n, text, count, message) in enumerate(_expand(records, game, source, episodes)):
+            pending[index] = (rid, g, s, n)
+            if text is None:  # count holds the error's class
+                yield (index, None, g, s, 0, count, message)
+            else:
+                yield (index, text, g, s, count, None, None)
 
     def sink(index, reward, sha, error_kind, error_line, error_column, cached, seconds, steps):
         rid, g, s, n = pending.pop(index)
@@ -249,19 +341,14 @@ def iter_grades(records: Iterable[dict], *, game: str | None = None, source: str
 
     worker = threading.Thread(target=work, name="weightspace-grades", daemon=True)
     worker.start()
-    count, errors, last_draw, start = 0, 0, 0.0, time.monotonic()
+    meter = _Progress(total) if progress else None
     try:
         while True:
             item = results.get()
             if item is done:
                 break
-            count += 1
-            errors += item["reward"]["parse_success"] == 0.0
-            if progress and time.monotonic() - last_draw >= 0.1:
-                last_draw = time.monotonic()
-                rate = count / max(last_draw - start, 1e-9)
-                print(f"\rweightspace: {count} records, {rate:.1f} grades/s, {errors} errors", end="",
-                      file=sys.stderr, flush=True)
+            if meter:
+                meter.record(item)
             yield item
     finally:
         grader.cancel()
@@ -271,15 +358,15 @@ def iter_grades(records: Iterable[dict], *, game: str | None = None, source: str
             except queue.Empty:
                 pass
         worker.join()
-        if progress:
-            print(f"\rweightspace: {count} records graded, {errors} errors", file=sys.stderr, flush=True)
+        if meter:
+            meter.finish()
     if failure:
         raise failure[0]
 
 
-def grade_many(records: Iterable[dict], *, game: str | None = None, source: str = "original",
+def grade_many(records: Iterable[Record], *, game: str | Sequence[str] | None = None, source: str = "original",
                episodes: int = 1000, threads: int | None = None, cache: int = 4096,
-               progress: bool = False) -> list[dict]:
-    """iter_grades as a list: every record's result, in input order."""
+               progress: bool = False) -> list[GradeResult]:
+    """iter_grades as a list: every record's results (one per game), in input order."""
     return list(iter_grades(records, game=game, source=source, episodes=episodes, threads=threads, cache=cache,
                             progress=progress))

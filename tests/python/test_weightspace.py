@@ -235,7 +235,7 @@ def test_python_m_weightspace_verify_is_verify_main(tmp_path, monkeypatch):
     monkeypatch.setenv("WEIGHT_SPACE_GAME", "space_invaders")
     monkeypatch.setenv("WEIGHT_SPACE_SOURCE", "original")
     monkeypatch.setenv("WEIGHT_SPACE_EPISODES", " 3_0 ")  # int() rules
-    weightspace.verify.main()
+    weightspace.verify.main([])
     written = (logs / "verifier" / "reward.json").read_text()
     assert written == reward_text(*weightspace.grade_answer("space_invaders", "original", text, 30))
 

@@ -4,7 +4,7 @@
 //
 //   NODE_PATH=<build>/tests/report/node/node_modules node tests/report/check_report.js REPORT.html
 //       --records N [--regressions N | --no-regressions] [--charts N] [--literals FILE.json]
-//       [--screenshot OUT.png] [--chromium PATH] [--max-load-ms MS]
+//       [--screenshot OUT.png] [--chromium PATH] [--max-load-ms MS] [--layout] [--edited N]
 //
 // (<build>/tests/report/node is where the build's `npm ci` put puppeteer-core: the target
 // report_browser_test_deps.) With the page's script on, it checks: no console error, no page
@@ -14,7 +14,11 @@
 // pixels on its canvas; only the page's own elements and scripts exist, and nothing the data
 // could inject ran; each string in the JSON array in FILE.json appears literally in the page;
 // a click on a header sorts the records, and the filter box and "errors only" / "changed
-// only" show exactly the matching rows. Then with scripts off: the same tables and row counts.
+// only" show exactly the matching rows. With --edited N: an "Answers edited" table of N rows
+// (none when 0), and every changed record's score reads "baseline → now". With --layout, at 1400, 1000 and 800 px: the page
+// never scrolls sideways, nothing ends outside the window (but inside a box that scrolls), no
+// table cell cuts a word in two (report_layout_checks.js); with --screenshot OUT.png, also
+// OUT-1400.png, OUT-1000.png, OUT-800.png. Then with scripts off: the same tables and row counts.
 // Prints one JSON line of measurements (size, load times) and exits 0; on any failure prints
 // each and exits 1; 2 for a usage error. Chromium failing to start is a failure, with its error.
 'use strict';
@@ -23,11 +27,12 @@ const path = require('path');
 const {pathToFileURL} = require('url');
 const puppeteer = require('puppeteer-core');
 const pageChecks = require('./report_page_checks.js');
+const layoutChecks = require('./report_layout_checks.js');
 
 function usage(message) {
   process.stderr.write(`check_report.js: ${message}\nusage: check_report.js REPORT.html --records N ` +
                        '[--regressions N | --no-regressions] [--charts N] [--literals FILE.json] ' +
-                       '[--screenshot OUT.png] [--chromium PATH] [--max-load-ms MS]\n');
+                       '[--screenshot OUT.png] [--chromium PATH] [--max-load-ms MS] [--layout] [--edited N]\n');
   process.exit(2);
 }
 
@@ -46,6 +51,8 @@ function parseArguments(argv) {
     else if (argument === '--charts') options.charts = integer(argument, value());
     else if (argument === '--screenshot') options.screenshot = value();
     else if (argument === '--chromium') options.chromium = value();
+    else if (argument === '--layout') options.layout = true;
+    else if (argument === '--edited') options.edited = integer(argument, value());
     else if (argument === '--max-load-ms') options.maxLoadMs = integer(argument, value());
     else if (argument === '--literals') {
       const file = value();
@@ -153,6 +160,10 @@ async function main() {
     failures.push(...scripted.failures.map((f) => `with JavaScript: ${f}`));
     const charts = await timed('chartCheck', () => pageChecks.checkCharts(page, options.charts));
     failures.push(...charts.map((f) => `charts: ${f}`));
+    if (options.layout) {
+      const layout = await timed('layoutCheck', () => layoutChecks.checkLayout(page, options.screenshot));
+      failures.push(...layout.map((f) => `layout: ${f}`));
+    }
     // Sorting and filtering are the script's; without it they would only time out.
     if (state.ready !== undefined) {
       const sorting = await timed('sortCheck', () => pageChecks.checkSorting(page));

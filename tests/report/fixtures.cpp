@@ -55,6 +55,7 @@ json sweep(std::size_t records, std::size_t regressions) {
                {"run", run(42)},
                {"baseline", {{"id", 41}, {"started_at", "2026-11-30T02:00:00Z"}, {"version", "0.4.0"}}}};
   json records_json = json::array();
+  json edited = json::array();
   double group_sum[10] = {};
   std::int64_t group_records[10] = {}, group_failed[10] = {};
   json scores[10];
@@ -66,12 +67,15 @@ json sweep(std::size_t records, std::size_t regressions) {
     // Every other failure has a place (line:column in the edits block); lines past 9 for sorting.
     const bool placed = fails && i % 2 == 1;
     const bool is_cached = i % 5 == 1;
+    const bool changed = i % 17 == 3;
     const double score = 0.05 + 0.9 * random.uniform() * random.uniform();
     const std::int64_t record_steps = fails ? 0 : 150000 + static_cast<std::int64_t>(random.uniform() * 1e5);
-    const std::string id = "answer-" + std::to_string(100000 + i);
+    // Every third record is a file input, whose id is its path; the others manifest lines.
+    const std::string name = "answer-" + std::to_string(100000 + i);
+    const std::string input = "answers/" + name + ".md";
     records_json.push_back(
-        {{"id", id},
-         {"input", "answers/" + id + ".md"},
+        {{"id", i % 3 == 0 ? input : name},
+         {"input", input},
          {"game", kGames[group % 5]},
          {"source", kSources[group / 5]},
          {"episodes", 1000},
@@ -83,7 +87,19 @@ json sweep(std::size_t records, std::size_t regressions) {
          {"steps", fails ? json(nullptr) : json(record_steps)},
          {"seconds", fails ? json(nullptr) : json(record_steps / 1.2e7)},
          {"cached", is_cached},
-         {"changed", i % 17 == 3}});
+         {"changed", changed},
+         {"baseline_score", !changed ? json(nullptr) : fails ? json(0.5) : json(score + (i % 2 ? 0.0123 : -0.0311))}});
+    // Half the changed records had their answer edited: listed apart from the regressions.
+    if (changed && i % 34 == 3) {
+      const json& record = records_json.back();
+      edited.push_back({{"id", record["id"]},
+                        {"game", record["game"]},
+                        {"source", record["source"]},
+                        {"episodes", 1000},
+                        {"baseline_score", record["baseline_score"]},
+                        {"score", record["normalized_score"]},
+                        {"detail", "the answer's weights differ"}});
+    }
     ++group_records[group];
     if (fails) {
       ++failed;
@@ -126,7 +142,8 @@ json sweep(std::size_t records, std::size_t regressions) {
     trend.push_back({{"run_id", id},
                      {"started_at", "2026-11-" + std::to_string(id - 12) + "T02:00:00Z"},
                      {"mean_scores", means},
-                     {"steps_per_second", id == 39 ? json(nullptr) : json(2.3e7 + 4e5 * static_cast<double>(id % 4))}});
+                     {"steps_per_second", id == 39 ? json(nullptr) : json(2.3e7 + 4e5 * static_cast<double>(id % 4))},
+                     {"threads", 2}});
   }
   json planted = json::array();
   for (std::size_t r = 0; r < regressions && r < records; ++r) {
@@ -147,6 +164,7 @@ json sweep(std::size_t records, std::size_t regressions) {
       {"records_per_second",
        records > 0 ? json(static_cast<double>(records) / (static_cast<double>(steps + 1) / 2.3e7)) : json(nullptr)}};
   data["regressions"] = planted;
+  data["answers_edited"] = edited;
   data["groups"] = groups;
   data["distributions"] = distributions;
   data["trend"] = trend;
@@ -161,6 +179,12 @@ json first_run(std::size_t records) {
   data["title"] = "first run on ci-runner-9";
   data["baseline"] = nullptr;
   for (json& group : data["groups"]) group["baseline_mean_score"] = nullptr;
+  // Nothing to have changed against.
+  data["answers_edited"] = json::array();
+  for (json& record : data["records"]) {
+    record["changed"] = false;
+    record["baseline_score"] = nullptr;
+  }
   data["trend"] = json::array({data["trend"].back()});
   data["speed"] = json::array();
   return data;

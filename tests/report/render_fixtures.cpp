@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
   }
   const std::vector<std::string> literals(fixtures::kHostileStrings,
                                           fixtures::kHostileStrings + fixtures::kHostileStringCount);
-  const bool ok = write(dir + "/sweep.html", fixtures::sweep(200, 2)) &&
+  const bool ok = write(dir + "/sweep.html", fixtures::sweep(3000, 2)) &&
                   write(dir + "/first_run.html", fixtures::first_run(60)) &&
                   write(dir + "/empty.html", fixtures::empty()) && write(dir + "/hostile.html", fixtures::hostile()) &&
                   write_file(dir + "/hostile.literals.json", nlohmann::json(literals).dump());

@@ -69,10 +69,68 @@ TEST(ReportPage, RecordsShowTheErrorsPlace) {
   const std::string page = render_report_html(data);
   const std::string_view rows = table(page, "records-table");
   EXPECT_NE(rows.find("<th>Changed</th><th>Place</th><th>Error</th>"), std::string_view::npos);
-  EXPECT_NE(rows.find("<td>12:5<td><b>parse_error</b> line 3:"), std::string_view::npos);
-  EXPECT_EQ(count(rows, "<td><td><b>parse_error</b>"), 1u);  // record 36 (record 7 has its place)
+  EXPECT_NE(rows.find("<td>12:5<td><b>parse_<wbr>error</b> line 3:"), std::string_view::npos);
+  EXPECT_EQ(count(rows, "<td><td><b>parse_<wbr>error</b>"), 1u);  // record 36 (record 7 has its place)
   // Every row has 12 cells: 11 omitted-end <td> per row plus the error's.
   EXPECT_EQ(count(rows, "<td"), 40u * 12);
+}
+
+// Issue 32: "The numbers" show rounded numbers and scroll sideways in their own box; the
+// games table scrolls too; a file input (id == input) does not repeat its path as Input.
+TEST(ReportPage, TablesOfNumbersAreRoundedAndScrollInTheirBox) {
+  json data = report_fixtures::sweep(30, 0);
+  data["trend"][0]["mean_scores"]["asterix/original"] = 0.042300000000000004;
+  data["trend"][0]["started_at"] = "2026-11-23T02:00:00Z";
+  data["groups"][1]["records"] = 123456;
+  const std::string page = render_report_html(data);
+  const std::string_view trend = table(page, "trend-table");
+  EXPECT_EQ(trend.find("0.042300000000000004<"), std::string_view::npos);
+  EXPECT_NE(trend.find("title=\"0.042300000000000004\">0.0423</td>"), std::string_view::npos);
+  EXPECT_NE(trend.find("<td class=\"time\">2026-11-23T02:00:00Z</td>"), std::string_view::npos);
+  EXPECT_NE(table(page, "groups-table").find(">123,456</td>"), std::string_view::npos);
+  for (const char* id : {"trend-table", "groups-table", "speed-table", "records-table"}) {
+    EXPECT_NE(page.find("<div class=\"table-scroll" + std::string(id == std::string("records-table") ? " records-scroll" : "") +
+                        "\"><table id=\"" + id + "\""),
+              std::string::npos)
+        << id;
+  }
+  const std::string_view records = table(page, "records-table");
+  // Record 0 is a file input (its id is its path), record 1 a manifest line.
+  EXPECT_NE(records.find("<td>answers/<wbr>answer-100000.md<td class=\"same\" title=\"the same as Answer\"><td>"),
+            std::string_view::npos);
+  EXPECT_NE(records.find("<td>answer-100001<td>answers/<wbr>answer-100001.md<td>"), std::string_view::npos);
+  EXPECT_NE(records.find("<td>1,000<td"), std::string_view::npos);  // episodes with a thousands separator
+}
+
+// Issue 32: a changed record shows the baseline's score, its own and the difference; edited
+// answers are listed apart from the regressions, only when there are some.
+TEST(ReportPage, ChangedRecordsShowBaselineNowAndTheDifference) {
+  json data = report_fixtures::sweep(40, 0);
+  data["records"][3]["normalized_score"] = 0.25;
+  data["records"][3]["baseline_score"] = 0.5;
+  data["records"][20]["baseline_score"] = nullptr;  // changed, but the baseline record failed
+  data["answers_edited"] = json::array({{{"id", "answer-100003"},
+                                         {"game", "seaquest"},
+                                         {"source", "original"},
+                                         {"episodes", 1000},
+                                         {"baseline_score", 0.5},
+                                         {"score", 0.25},
+                                         {"detail", "the answer's weights differ"}}});
+  const std::string page = render_report_html(data);
+  const std::string_view records = table(page, "records-table");
+  EXPECT_NE(records.find("<td class=\"moved\" title=\"0.25\"><span class=\"was\">0.5 \u2192</span> 0.25 "
+                         "<span class=\"delta worse\">(-0.25)</span><td>"),
+            std::string_view::npos);
+  // Records 3 and 37 (changed in the fixture); record 20 has no baseline score: shown as before.
+  EXPECT_EQ(count(records, "class=\"moved\""), 2u);
+  EXPECT_EQ(count(records, "<td"), 40u * 12);
+  const std::string_view edited = table(page, "edited-table");
+  EXPECT_EQ(count(edited, "<tr"), 2u);
+  EXPECT_NE(edited.find(">0.5</td><td class=\"num\">0.25</td><td class=\"num worse\">-0.25</td>"),
+            std::string_view::npos);
+  EXPECT_LT(page.find("id=\"answers-edited\""), page.find("id=\"groups\""));
+  data["answers_edited"] = json::array();
+  EXPECT_EQ(render_report_html(data).find("id=\"answers-edited\""), std::string::npos);
 }
 
 // A change that moves every record lists every one as a regression: the same bodies of 100.
@@ -99,14 +157,17 @@ TEST(ReportPage, RegressionsComeFirstWithABanner) {
   EXPECT_NE(render_report_html(one).find(">1 regression against run #41<"), std::string::npos);
 }
 
-TEST(ReportPage, NoRegressionsIsSaidInGreen) {
+TEST(ReportPage, NoRegressionsIsSaidInGreenOnlyAgainstABaseline) {
   const std::string page = render_report_html(report_fixtures::sweep(200, 0));
   EXPECT_NE(page.find("<p id=\"no-regressions\" class=\"banner good\">No regressions against run #41</p>"),
             std::string::npos);
   EXPECT_EQ(page.find("regressions-banner"), std::string::npos);
   EXPECT_EQ(page.find("regressions-table"), std::string::npos);
   const std::string first = render_report_html(report_fixtures::first_run(10));
-  EXPECT_NE(first.find(">No regressions (no baseline run)<"), std::string::npos);
+  // Nothing was compared: said in grey, not in green (issue 32).
+  EXPECT_NE(first.find("<p id=\"no-regressions\" class=\"banner neutral\">No regressions (no baseline run): nothing "
+                       "was compared</p>"),
+            std::string::npos);
   EXPECT_NE(first.find("<dt>Baseline</dt><dd>none</dd>"), std::string::npos);
 }
 
@@ -120,6 +181,23 @@ TEST(ReportPage, ChartsHaveACanvasEachOrASentence) {
   EXPECT_EQ(count(empty, "<canvas"), 0u);
   EXPECT_NE(empty.find("No scores in this run."), std::string::npos);
   EXPECT_NE(empty.find("No speed measurement in this run."), std::string::npos);
+}
+
+// Issue 32: the throughput trend says what it plots (the grading, at which thread count), and
+// the score trend of several runs offers each series its own scale.
+TEST(ReportPage, TheThroughputTrendSaysWhatItPlots) {
+  json data = report_fixtures::sweep(40, 0);
+  std::string page = render_report_html(data);
+  EXPECT_NE(page.find("Grading throughput: steps per second over each run&#39;s records, 2 threads (not the speed by "
+                      "thread count below), the last 8 runs"),
+            std::string::npos);
+  EXPECT_NE(page.find("<th data-type=\"num\" class=\"num\">Threads</th>"), std::string::npos);
+  EXPECT_NE(page.find("id=\"trend-own-scale\""), std::string::npos);
+  data["trend"][2]["threads"] = 8;
+  page = render_report_html(data);
+  EXPECT_NE(page.find("records, at each run&#39;s thread count (see the table) (not the speed"), std::string::npos);
+  // One run: no line to scale.
+  EXPECT_EQ(render_report_html(report_fixtures::first_run(10)).find("id=\"trend-own-scale\""), std::string::npos);
 }
 
 TEST(ReportPage, HostileTextStaysText) {
@@ -138,7 +216,9 @@ TEST(ReportPage, HostileTextStaysText) {
       EXPECT_EQ(page.find(text), std::string::npos) << "unescaped: " << text;
     }
   }
-  EXPECT_NE(page.find("&lt;/script&gt;&lt;script&gt;window.__injected = 1&lt;/script&gt; #0"), std::string::npos);
+  // (a record's id, with the line-break opportunities after '/' and '_' that ids get)
+  EXPECT_NE(page.find("&lt;/<wbr>script&gt;&lt;script&gt;window._<wbr>_<wbr>injected = 1&lt;/<wbr>script&gt; #0"),
+            std::string::npos);
   EXPECT_NE(page.find("&quot;quoted&quot; &#39;single&#39; &amp; &amp;amp;"), std::string::npos);
   EXPECT_NE(page.find("second line\ttab&#xFFFD; control"), std::string::npos);
   // The chart data parses back to the hostile labels.

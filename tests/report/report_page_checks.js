@@ -7,7 +7,7 @@
 const ALLOWED_ELEMENTS = new Set([
   'html', 'head', 'meta', 'title', 'script', 'style', 'body', 'header', 'main', 'footer', 'section', 'h1',
   'h2', 'p', 'span', 'b', 'dl', 'dt', 'dd', 'div', 'ul', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
-  'details', 'summary', 'figure', 'figcaption', 'canvas', 'noscript', 'input', 'label',
+  'details', 'summary', 'figure', 'figcaption', 'canvas', 'noscript', 'input', 'label', 'wbr',
 ]);
 // The early class switch, the chart data, Chart.js, the page's script.
 const EXPECTED_SCRIPTS = ['classic', 'application/json', 'classic', 'classic'];
@@ -42,6 +42,10 @@ async function checkStructure(page, options, scripted) {
       chartBoxesShown: Array.from(document.querySelectorAll('.chart-box'))
                             .filter((box) => getComputedStyle(box).display !== 'none').length,
       missingLiterals: literals.filter((literal) => !text.includes(literal)),
+      editedSection: document.getElementById('answers-edited') !== null,
+      // Changed records whose score cell does not say where it came from (baseline → now).
+      changedWithoutBaseline: Array.from(document.querySelectorAll('#records-table > tbody > tr.changed:not(.err)'))
+                                   .filter((row) => !row.cells[5].textContent.includes('\u2192')).length,
     };
   }, options.literals, RECORD_COLUMNS);
 
@@ -74,6 +78,17 @@ async function checkStructure(page, options, scripted) {
     if (facts.banner !== null) failures.push(`regression banner ${JSON.stringify(facts.banner)} where none was planted`);
     if (facts.noRegressions === null || !facts.noRegressions.startsWith('No regressions')) {
       failures.push(`no "No regressions" banner (found ${JSON.stringify(facts.noRegressions)})`);
+    }
+  }
+
+  if (options.edited !== undefined) {
+    const edited = facts.rows['edited-table'];
+    if (options.edited === 0 && facts.editedSection) failures.push('an "Answers edited" section where none was planted');
+    if (options.edited > 0 && edited !== options.edited) {
+      failures.push(`the answers edited table has ${edited} rows, not ${options.edited}`);
+    }
+    if (facts.changedWithoutBaseline > 0) {
+      failures.push(`${facts.changedWithoutBaseline} changed records do not show their baseline score`);
     }
   }
 

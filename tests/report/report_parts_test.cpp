@@ -68,6 +68,36 @@ TEST(ReportFormats, Numbers) {
   EXPECT_EQ(fixed(-0.25, 3, true), "-0.250");
 }
 
+// Paths and game names wrap between their parts (issue 32: "space_invader|s" was cut).
+TEST(ReportFormats, BreakableTextWrapsAtSeparatorsOnly) {
+  std::string out;
+  append_breakable(out, "runs/night_7/a-b.md");
+  EXPECT_EQ(out, "runs/<wbr>night_<wbr>7/<wbr>a-b.md");
+  out.clear();
+  append_breakable(out, "<x>\\space_invaders/");
+  EXPECT_EQ(out, "&lt;x&gt;\\<wbr>space_<wbr>invaders/");  // escaped, and no <wbr> at the end
+  out.clear();
+  append_breakable(out, "");
+  EXPECT_EQ(out, "");
+}
+
+// A table's number: significant digits or thousands, the exact value in the title (issue 32:
+// the trend table printed 0.042300000000000004).
+TEST(ReportFormats, RoundedCellsKeepTheExactValueInTheTitle) {
+  std::string out;
+  append_rounded_cell(out, json(0.042300000000000004), 4);
+  EXPECT_EQ(out, "<td class=\"num\" title=\"0.042300000000000004\">0.0423</td>");
+  out.clear();
+  append_rounded_cell(out, json(0.5), 4);
+  EXPECT_EQ(out, "<td class=\"num\">0.5</td>");
+  out.clear();
+  append_rounded_cell(out, json(1234567), 4);
+  EXPECT_EQ(out, "<td class=\"num\" title=\"1234567\">1,234,567</td>");
+  out.clear();
+  append_rounded_cell(out, json(nullptr), 4);
+  EXPECT_EQ(out, "<td class=\"num\"></td>");
+}
+
 TEST(ReportHistogram, BinsCoverTheRangeAndCountEveryScore) {
   std::vector<double> scores;
   for (int i = 0; i < 1000; ++i) scores.push_back(std::sin(i) * 0.5 + 0.25);
@@ -134,7 +164,11 @@ TEST(ReportData, EveryMissingFieldIsNamed) {
       {"/records/11/changed", "records[11].changed"},
       {"/records/0/error", "records[0].error"},
       {"/records/7/error_line", "records[7].error_line"},
-      {"/records/7/error_column", "records[7].error_column"}};
+      {"/records/7/error_column", "records[7].error_column"},
+      {"/records/5/baseline_score", "records[5].baseline_score"},
+      {"/answers_edited", "answers_edited"},
+      {"/answers_edited/0/baseline_score", "answers_edited[0].baseline_score"},
+      {"/trend/1/threads", "trend[1].threads"}};
   for (const auto& [pointer, name] : fields) {
     json data = valid;
     const json::json_pointer where(pointer);

@@ -180,6 +180,30 @@ class Compare(SweepCase):
         with open(data, encoding="utf-8") as f:
             self.assertIsNone(json.load(f)["baseline"])
 
+    def test_the_report_shows_changed_scores_and_edited_answers(self):
+        """Issue 32: a changed record shows the baseline's score beside its own, and an edited
+        answer is listed apart from the regressions, as compare lists it."""
+        where = "run_id = 2 AND seq = 0"
+        [(text,)] = self.query(self.db, f"SELECT reward FROM records WHERE {where}")
+        reward = json.loads(text)
+        before, reward["normalized_score"] = reward["normalized_score"], 0.25
+        self.change(f"UPDATE records SET input_sha256 = 'edited', weights_sha256 = 'edited', reward = ?, "
+                    f"normalized_score = 0.25 WHERE {where}", json.dumps(reward))
+        out, data = os.path.join(self.dir, "r.html"), os.path.join(self.dir, "r.json")
+        run("report", "2", "--baseline", "1", "--db", self.db, "-o", out, "--data", data, check=0)
+        with open(data, encoding="utf-8") as f:
+            document = json.load(f)
+        self.assertEqual(document["regressions"], [])
+        [edited] = document["answers_edited"]
+        self.assertEqual((edited["id"], edited["baseline_score"], edited["score"]),
+                         (document["records"][0]["id"], before, 0.25))
+        self.assertEqual((document["records"][0]["changed"], document["records"][0]["baseline_score"]), (True, before))
+        self.assertEqual({r["baseline_score"] for r in document["records"][1:]}, {None})
+        with open(out, encoding="utf-8") as f:
+            page = f.read()
+        self.assertIn('<section id="answers-edited"><h2>Answers edited <span class="count">(1)</span>', page)
+        self.assertIn(" \u2192</span> 0.25 <span class=\"delta", page)
+
     def older_store(self, name, schema, run_columns, *statements):
         """A store of an older schema holding run 1 of self.db, then `statements` run on it."""
         old = os.path.join(self.dir, name)

@@ -30,16 +30,37 @@
     return significant(value, 3);
   }
   function axis(title, extra) {
-    return Object.assign({title: {display: true, text: title}}, extra || {});
+    return Object.assign({title: {display: title !== '', text: title}}, extra || {});
   }
   // animation off: the page draws once, at once, and a screenshot shows the final chart.
   // offset: points sit in the middle of their category, not on the axis (one run's point).
-  function options(xTitle, yTitle, yExtra, legend) {
+  function options(xTitle, yTitle, yExtra, legend, xExtra) {
     return {
       animation: false, responsive: true, maintainAspectRatio: false,
       plugins: {legend: {display: legend}},
-      scales: {x: axis(xTitle, {offset: true}), y: axis(yTitle, yExtra)},
+      scales: {x: axis(xTitle, Object.assign({offset: true}, xExtra || {})), y: axis(yTitle, yExtra)},
     };
+  }
+
+  // A trend of one run has no line to draw: its values are bars, one per series.
+  function oneRunBars(labels, values, colours, yTitle, yExtra) {
+    return {
+      type: 'bar',
+      data: {labels, datasets: [{label: 'this run', data: values, backgroundColor: colours}]},
+      options: options('', yTitle, yExtra, false),
+    };
+  }
+  // Each series scaled to its own range (lowest mean 0, highest 1), so that series with small
+  // means do not lie on top of each other near zero; the tooltips keep the real values.
+  function ownScale(values) {
+    const present = values.filter((v) => v !== null);
+    const low = Math.min(...present), high = Math.max(...present);
+    return values.map((v) => (v === null ? null : high > low ? (v - low) / (high - low) : 0.5));
+  }
+  // The grading's thread count, when every run with a throughput used the same one.
+  function threadCount(t) {
+    const counts = new Set(t.runs.filter((r, i) => t.throughput[i] !== null).map((r) => r.threads));
+    return counts.size === 1 ? [...counts][0] : null;
   }
 
   const builders = {
@@ -53,31 +74,48 @@
           datasets: [{label: 'answers', data: h.bins.map((b) => b.count), backgroundColor: colour(h.game + '/' + h.source),
                       barPercentage: 1, categoryPercentage: 1}],
         },
-        options: options('normalised score', 'answers', {beginAtZero: true, ticks: {precision: 0}}, false),
+        // Labels level, and as many as fit without touching: with 20 bins the ranges would
+        // overlap (the tooltip names every bin's range).
+        options: options('normalised score', 'answers', {beginAtZero: true, ticks: {precision: 0}}, false,
+                         {ticks: {maxRotation: 0, autoSkip: true, autoSkipPadding: 8}}),
       };
     },
-    'trend-score'() {
+    'trend-score'(index, canvas) {
       const t = data.trend;
+      if (t.runs.length === 1) {
+        return oneRunBars(t.series.map((s) => s.label), t.series.map((s) => s.values[0]),
+                          t.series.map((s) => colour(s.label)), 'mean normalised score', {beginAtZero: true});
+      }
+      const own = canvas.dataset.scale === 'own';
       return {
         type: 'line',
         data: {
           labels: t.runs.map((r) => '#' + r.id),
-          datasets: t.series.map((s) => ({label: s.label, data: s.values, spanGaps: true, borderColor: colour(s.label),
-                                          backgroundColor: colour(s.label)})),
+          datasets: t.series.map((s) => ({label: s.label, data: own ? ownScale(s.values) : s.values, spanGaps: true,
+                                          borderColor: colour(s.label), backgroundColor: colour(s.label)})),
         },
-        options: options('run', 'mean normalised score', {}, true),
+        options: Object.assign(
+            options('run', own ? 'mean, own scale (0 lowest, 1 highest)' : 'mean normalised score',
+                    own ? {min: 0, max: 1} : {}, true),
+            own ? {plugins: {legend: {display: true}, tooltip: {callbacks: {label: (item) =>
+              item.dataset.label + ': ' + significant(t.series[item.datasetIndex].values[item.dataIndex], 4)}}}} : {}),
       };
     },
     'trend-throughput'() {
       const t = data.trend;
+      const threads = threadCount(t);
+      const yTitle = 'grading steps/s' + (threads === null ? '' : ', ' + threads + ' thread' + (threads === 1 ? '' : 's'));
+      const yExtra = {beginAtZero: true, ticks: {callback: si}};
+      if (t.runs.length === 1) return oneRunBars(['#' + t.runs[0].id], t.throughput, [palette[0]], yTitle, yExtra);
       return {
         type: 'line',
         data: {
           labels: t.runs.map((r) => '#' + r.id),
-          datasets: [{label: 'steps/s', data: t.throughput, spanGaps: true, borderColor: palette[0],
+          datasets: [{label: 'grading steps/s', data: t.throughput, spanGaps: true, borderColor: palette[0],
                       backgroundColor: palette[0]}],
         },
-        options: options('run', 'steps per second', {beginAtZero: true, ticks: {callback: si}}, false),
+        options: Object.assign(options('run', yTitle, yExtra, false), {plugins: {legend: {display: false}, tooltip: {
+          callbacks: {label: (item) => si(item.parsed.y) + ' steps/s, ' + t.runs[item.dataIndex].threads + ' threads'}}}}),
       };
     },
     speed() {
@@ -106,11 +144,24 @@
     try {
       const build = builders[canvas.dataset.chart];
       if (!build) throw new Error('no chart of kind ' + canvas.dataset.chart);
-      new Chart(canvas, build(Number(canvas.dataset.index)));
+      new Chart(canvas, build(Number(canvas.dataset.index), canvas));
       ++charts;
     } catch (error) {
       console.error('report: chart ' + canvas.dataset.chart + '[' + canvas.dataset.index + ']: ' + error.message);
     }
+  }
+
+  // The score trend's "each series on its own scale" switch redraws that chart.
+  const ownScaleSwitch = document.getElementById('trend-own-scale');
+  if (ownScaleSwitch) {
+    const canvas = document.querySelector('canvas[data-chart="trend-score"]');
+    ownScaleSwitch.addEventListener('change', () => {
+      canvas.dataset.scale = ownScaleSwitch.checked ? 'own' : '';
+      const chart = Chart.getChart(canvas);
+      if (chart) chart.destroy();
+      new Chart(canvas, builders['trend-score'](0, canvas));
+    });
+    ownScaleSwitch.parentElement.hidden = false;
   }
 
   // Filtering the records: text (any cell, case-insensitive), errors only, changed only.

@@ -12,6 +12,8 @@ packages=(
 if [[ "${WEIGHTSPACE_FUZZ:-OFF}" == "ON" ]]; then packages+=(clang libclang-rt-14-dev); fi
 # tests/cluster: a local Slurm (slurm_array) and the Kubernetes manifest's YAML (k8s_manifest).
 if [[ "${WEIGHTSPACE_CLUSTER_TESTS:-ON}" == "ON" ]]; then packages+=(slurm-wlm munge python3-yaml); fi
+# The sweep's [speed] instructions count the workload's instructions under valgrind's callgrind.
+packages+=(valgrind)
 # The HTML report inlines Chart.js (npm ci at build time); its test opens it in headless Chromium.
 # NodeSource's nodejs carries npm and conflicts with Debian's npm package: only add npm when missing.
 packages+=(nodejs chromium)

@@ -10,7 +10,8 @@ by both the instruction count and the statistical wall-time test. Prints one lin
 and a summary; exit 0 when the proof holds, 1 when it does not, 2 on bad arguments.
 
 usage: bench/speed_gate_proof.py BINARY [--runs 20] [--slow-binary SLOW] [--no-hog] [--seed 1]
-         [--records 4] [--episodes 20] [--repeat 9] [--min-time 0.5] [--threads 1,2] [--keep DIR]
+         [--records 4] [--episodes 20] [--repeat 9] [--min-time 0.5] [--threads 1,2] [--speed-tol 10]
+         [--keep DIR]
 """
 import argparse
 import json
@@ -62,9 +63,9 @@ def sweep(binary, folder, hogged):
     return json.loads(result.stdout)["run"]
 
 
-def compare(binary, folder, base, new):
+def compare(binary, folder, base, new, speed_tol):
     result = subprocess.run([binary, "compare", str(base), str(new), "--db", os.path.join(folder, "weightspace.sqlite"),
-                             "--json"], capture_output=True, text=True, timeout=120)
+                             "--json", "--speed-tol", str(speed_tol)], capture_output=True, text=True, timeout=120)
     if result.returncode not in (0, 1):
         sys.exit(f"compare {base} {new} failed ({result.returncode}): {result.stderr}")
     document = json.loads(result.stdout)
@@ -98,10 +99,13 @@ def main():
     parser.add_argument("--repeat", type=int, default=9)
     parser.add_argument("--min-time", type=float, default=0.5)
     parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--speed-tol", type=float, default=10.0, help="compare --speed-tol (percent)")
     parser.add_argument("--keep", help="work in this folder (created) and keep it")
     args = parser.parse_args()
     if not 2 <= args.runs <= 100 or not 1 <= args.records <= 1000 or not 1 <= args.episodes <= 1000:
         parser.error("--runs must be 2-100, --records 1-1000, --episodes 1-1000")
+    if not 0 <= args.speed_tol <= 100:
+        parser.error("--speed-tol must be 0-100")
     folder = args.keep or tempfile.mkdtemp(prefix="weightspace-proof-")
     os.makedirs(folder, exist_ok=True)
     try:
@@ -116,7 +120,7 @@ def main():
         alarms = 0
         wall_alarms = 0
         for base, new in zip(runs, runs[1:]):
-            summary = compare(args.binary, folder, base, new)
+            summary = compare(args.binary, folder, base, new, args.speed_tol)
             alarms += summary["exit"] != 0 or not summary["compared"]
             wall_alarms += summary["wall_regression"]
             print(describe(f"compare {base} {new}", summary), flush=True)
@@ -125,7 +129,7 @@ def main():
         caught = True
         if args.slow_binary:
             slow = sweep(args.slow_binary, folder, not args.no_hog)
-            summary = compare(args.binary, folder, runs[-1], slow)
+            summary = compare(args.binary, folder, runs[-1], slow, args.speed_tol)
             print(describe(f"compare {runs[-1]} {slow} (slower build{'' if args.no_hog else ', hog'})", summary))
             caught = summary["exit"] == 1 and summary["instruction_regression"] and summary["wall_regression"]
             print(f"slower build caught: instruction count {'yes' if summary['instruction_regression'] else 'NO'}, "

@@ -105,15 +105,16 @@ void append_speed_table(std::string& out, const json& speed) {
 void append_speed_judgement(std::string& out, const json& judgement) {
   out += "<p class=\"note\" id=\"speed-judgement\">";
   append_escaped(out, judgement["note"].get_ref<const std::string&>());
+  out += "</p>";
   if (judgement["instructions"].is_number()) {
-    out += "<br>The workload takes " + exact_number(judgement["instructions"]) + " instructions (callgrind)";
+    out += "<p class=\"note\" id=\"speed-instructions\">The workload takes " + exact_number(judgement["instructions"]) +
+           " instructions (callgrind)";
     if (judgement["instructions_verdict"].is_string()) {
       out += ": ";
       append_escaped(out, judgement["instructions_verdict"].get_ref<const std::string&>());
     }
-    out += ".";
+    out += ".</p>";
   }
-  out += "</p>";
 }
 
 }  // namespace

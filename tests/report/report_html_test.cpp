@@ -128,7 +128,10 @@ TEST(ReportPage, SpeedShowsTheIntervalAndWhetherItWasJudged) {
   const std::string page = render_report_html(report_fixtures::sweep(20, 0));
   const std::size_t note = page.find("<p class=\"note\" id=\"speed-judgement\">speed compared on one machine: Test CPU");
   ASSERT_NE(note, std::string::npos);
-  EXPECT_NE(page.find("<br>The workload takes 1234567890 instructions (callgrind).", note), std::string::npos);
+  EXPECT_NE(page.find("<p class=\"note\" id=\"speed-instructions\">The workload takes 1234567890 instructions "
+                      "(callgrind).</p>",
+                      note),
+            std::string::npos);
   const std::string_view speed = table(page, "speed-table");
   EXPECT_NE(speed.find("<th>95% interval</th>"), std::string_view::npos);
   EXPECT_NE(speed.find("<td>11.9 M .. 12.3 M</td><td class=\"num\">9</td>"

@@ -95,6 +95,16 @@ void parse(Job& job) {
   job.result.seconds += seconds_since(start);
 }
 
+#ifdef WEIGHTSPACE_TEST_SLOWDOWN
+// Only in a test build (cmake -DWEIGHTSPACE_TEST_SLOWDOWN=N): N iterations of throwaway work per
+// step played, and nothing else, so that the engine is genuinely slower with the same results:
+// the slowdown the speed gate must catch (bench/speed_gate_proof.py).
+void test_slowdown(std::int64_t steps) {
+  volatile std::uint64_t sink = 0;
+  for (std::int64_t i = 0; i < steps * WEIGHTSPACE_TEST_SLOWDOWN; ++i) sink = sink + static_cast<std::uint64_t>(i);
+}
+#endif
+
 Rollout rollout_of(const BatchResult& result) {
   Rollout rollout;
   const Reward& reward = result.reward;
@@ -198,6 +208,9 @@ BatchSummary BatchGrader::run(const std::function<std::optional<BatchRecord>()>&
     if (!job->owner || cancelled()) return job;
     const Clock::time_point start = Clock::now();
     job->rollout->rollout = play(job->parse->policy_of_weights(), job->result.record.request, job->episodes);
+#ifdef WEIGHTSPACE_TEST_SLOWDOWN
+    test_slowdown(job->rollout->rollout.steps);
+#endif
     if (job->episodes.capacity() > kKeptEpisodeCapacity) job->episodes = std::vector<EpisodeResult>();
     job->result.seconds += seconds_since(start);
     return job;

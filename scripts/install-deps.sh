@@ -31,6 +31,8 @@ if [[ $profile == test ]]; then
   # tests/cluster: a local Slurm (slurm_array) and the Kubernetes manifest's YAML (k8s_manifest).
   if [[ "${WEIGHTSPACE_CLUSTER_TESTS:-ON}" == "ON" ]]; then packages+=(slurm-wlm munge python3-yaml); fi
   if [[ "${WEIGHTSPACE_FUZZ:-OFF}" == "ON" ]]; then packages+=(clang libclang-rt-14-dev); fi
+  # The sweep's [speed] instructions count the workload's instructions under valgrind's callgrind.
+  packages+=(valgrind)
 fi
 
 missing=()

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "apps/bench/rollout_bench.hpp"
+#include "apps/sweep/speed_stats.hpp"
 #include "policy/tanh.hpp"
 
 namespace weightspace::app {
@@ -22,12 +23,7 @@ std::string_view memo_use_name(PolicyMemoUse use) {
       ->first;
 }
 
-double median(const std::vector<double>& unsorted) {
-  std::vector<double> values = unsorted;
-  std::sort(values.begin(), values.end());
-  const std::size_t middle = values.size() / 2;
-  return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
+double median_of(const std::vector<double>& values) { return median(values); }
 
 double average(const std::vector<double>& values) {
   double sum = 0.0;
@@ -53,13 +49,17 @@ std::vector<double> steps_per_second(const BenchSeries& series) {
 std::string table_row(const BenchSeries& series, double base) {
   const std::vector<double> rates = steps_per_second(series);
   const auto [low, high] = std::minmax_element(rates.begin(), rates.end());
+  const MedianInterval interval = median_interval(rates);
   std::vector<double> grades;
-  for (const BenchSample& sample : series.samples) grades.push_back(1.0 / sample.seconds);
-  return fmt::format("{:>8} {:>16.4g} {:>10.4g} .. {:<9.4g} {:>10.4g} {:>8.2f}x {:>9.1f}%\n", series.threads,
-                     median(rates), *low, *high, median(grades), median(rates) / base, 100.0 * series.memo_hits());
+  for (const BenchSample& sample : series.samples) grades.push_back(sample.grades / sample.seconds);
+  const std::string doubt = bench_doubt(series);
+  return fmt::format("{:>8} {:>15} {:>21} {:>21} {:>9} {:>8.2f}x {:>9.1f}%{}\n", series.threads,
+                     si_rate(interval.median), si_rate(interval.low) + " .. " + si_rate(interval.high),
+                     si_rate(*low) + " .. " + si_rate(*high), si_rate(median(grades)), interval.median / base,
+                     100.0 * series.memo_hits(), doubt.empty() ? "" : "  (" + doubt + ")");
 }
 
-nlohmann::ordered_json context(const std::string& label, const GradeRequest& request) {
+nlohmann::ordered_json context(const std::string& label, const GradeRequest& request, double min_time) {
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
   const std::time_t now = std::time(nullptr);
@@ -73,7 +73,8 @@ nlohmann::ordered_json context(const std::string& label, const GradeRequest& req
           {"simd", simd_level_name(best_simd_level())},
           {"weights", label},
           {"memo", memo_use_name(request.run.memo)},
-          {"episodes", request.episodes}};
+          {"episodes", request.episodes},
+          {"min_time_seconds", min_time}};
 }
 
 // One series' runs: an "iteration" per repetition, then its mean, median and stddev.
@@ -109,28 +110,59 @@ void add_runs(nlohmann::ordered_json& runs, const BenchSeries& series, const Gra
     runs.push_back(std::move(run));
   };
   aggregate("mean", average);
-  aggregate("median", median);
+  aggregate("median", median_of);
   aggregate("stddev", stddev);
 }
 
 }  // namespace
 
-std::string bench_table(const std::vector<BenchSeries>& all, const std::string& label, const GradeRequest& request) {
-  std::string table = fmt::format("{} / {}, {}, {} episodes a grade, {} repetitions (SIMD {})\n", request.source,
-                                  request.game, label, request.episodes, all.front().samples.size(),
-                                  simd_level_name(best_simd_level()));
-  table += fmt::format("{:>8} {:>16} {:>22} {:>10} {:>9} {:>10}\n", "threads", "policy-steps/s", "min .. max",
-                       "grades/s", "speed-up", "memo hits");
+std::string si_rate(double value) {
+  static constexpr std::pair<double, const char*> kPrefixes[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+  for (const auto& [scale, prefix] : kPrefixes) {
+    if (std::fabs(value) >= scale) return fmt::format("{:.3g} {}", value / scale, prefix);
+  }
+  return fmt::format("{:.3g}", value);
+}
+
+std::string bench_doubt(const BenchSeries& series) {
+  double shortest = series.samples.empty() ? 0.0 : series.samples.front().seconds;
+  for (const BenchSample& sample : series.samples) shortest = std::min(shortest, sample.seconds);
+  if (shortest < kShortestRepetition) return fmt::format("a repetition took {:.3f} s, under {} s", shortest, kShortestRepetition);
+  const MedianInterval interval = median_interval(steps_per_second(series));
+  const double width = (interval.high - interval.low) / interval.median;
+  if (!(width <= kWidestInterval)) {
+    return fmt::format("its median's interval spans {:.0f}%, over {:.0f}%", 100.0 * width, 100.0 * kWidestInterval);
+  }
+  return "";
+}
+
+std::string bench_table(const std::vector<BenchSeries>& all, const std::string& label, const GradeRequest& request,
+                        double min_time, const std::optional<std::int64_t>& instructions) {
+  std::string threads;
+  for (const BenchSeries& series : all) threads += (threads.empty() ? "" : ",") + std::to_string(series.threads);
+  std::string table = fmt::format("{} / {}, {}, {} episodes a grade (SIMD {})\n", request.source, request.game, label,
+                                  request.episodes, simd_level_name(best_simd_level()));
+  table += fmt::format("threads {}; {} repetitions each, interleaved, each at least {} s (whole grades; one "
+                       "untimed warm-up grade per thread count)\n",
+                       threads, all.front().samples.size(), min_time);
+  table += fmt::format("{:>8} {:>15} {:>21} {:>21} {:>9} {:>9} {:>10}\n", "threads", "policy-steps/s",
+                       "95% interval", "min .. max", "grades/s", "speed-up", "memo hits");
   const double base = median(steps_per_second(all.front()));
   for (const BenchSeries& series : all) table += table_row(series, base);
+  if (instructions) {
+    table += fmt::format("instructions: {} (callgrind: the whole `bench` process on 1 thread, warm-up and one grade)\n",
+                         *instructions);
+  }
   return table;
 }
 
 // Times in milliseconds, items = policy steps, as Google Benchmark writes them.
 nlohmann::ordered_json bench_json(const std::vector<BenchSeries>& all, const std::string& label,
-                                  const GradeRequest& request) {
+                                  const GradeRequest& request, double min_time,
+                                  const std::optional<std::int64_t>& instructions) {
   nlohmann::ordered_json document;
-  document["context"] = context(label, request);
+  document["context"] = context(label, request, min_time);
+  if (instructions) document["context"]["instructions"] = *instructions;
   nlohmann::ordered_json runs = nlohmann::ordered_json::array();
   for (const BenchSeries& series : all) add_runs(runs, series, request);
   document["benchmarks"] = std::move(runs);

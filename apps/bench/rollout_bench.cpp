@@ -4,6 +4,7 @@
 #include "apps/bench/rollout_bench.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <ctime>
 
@@ -11,6 +12,7 @@
 #include "apps/cli/errors.hpp"
 #include "apps/cli/files.hpp"
 #include "apps/cli/grade_options.hpp"
+#include "apps/sweep/instruction_count.hpp"
 #include "bench/weight_profiles.hpp"
 #include "games/registry.hpp"
 
@@ -64,21 +66,82 @@ std::pair<Weights, std::string> load_weights(const BenchRequest& options) {
   return {parsed.weights, options.answer.path()};
 }
 
-BenchSeries measure(const Weights& weights, GradeRequest request, int threads, int repetitions) {
-  request.run.threads = threads;
-  BenchSeries series{threads, {}, {}};
-  std::vector<EpisodeResult> episodes;
-  play(weights, request, episodes);  // warm-up: thread-local batches, page faults, caches
-  request.run.memo_stats = &series.memo;
-  for (int repetition = 0; repetition < repetitions; ++repetition) {
-    const double cpu_start = process_cpu_seconds();
-    const auto start = std::chrono::steady_clock::now();
+// One repetition: the grade played again until `min_time` has passed (at least once).
+BenchSample time_repetition(const Weights& weights, const GradeRequest& request, double min_time,
+                            std::vector<EpisodeResult>& episodes) {
+  BenchSample sample;
+  const double cpu_start = process_cpu_seconds();
+  const auto start = std::chrono::steady_clock::now();
+  std::chrono::duration<double> elapsed{};
+  do {
     const Rollout rollout = play(weights, request, episodes);
-    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
     if (!rollout.played) throw CommandError(request.game + ": " + rollout.error->kind + ": " + rollout.error->message);
-    series.samples.push_back({elapsed.count(), process_cpu_seconds() - cpu_start, rollout.steps});
+    sample.steps += rollout.steps;
+    ++sample.grades;
+    elapsed = std::chrono::steady_clock::now() - start;
+  } while (elapsed.count() < min_time);
+  sample.seconds = elapsed.count();
+  sample.cpu_seconds = process_cpu_seconds() - cpu_start;
+  return sample;
+}
+
+// `rounds` rounds of one repetition per thread count, each round starting one further on, so
+// that a busy spell of the machine is spread over every thread count.
+void add_rounds(const Weights& weights, const GradeRequest& request, double min_time, int first, int rounds,
+                std::vector<BenchSeries>& all) {
+  std::vector<EpisodeResult> episodes;
+  for (int round = first; round < first + rounds; ++round) {
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      BenchSeries& series = all[(i + static_cast<std::size_t>(round)) % all.size()];
+      GradeRequest timed = request;
+      timed.run.threads = series.threads;
+      timed.run.memo_stats = &series.memo;
+      series.samples.push_back(time_repetition(weights, timed, min_time, episodes));
+    }
   }
-  return series;
+}
+
+std::vector<BenchSeries> measure(const Weights& weights, const GradeRequest& request, const BenchRequest& options,
+                                 std::vector<std::string>& warnings) {
+  std::vector<BenchSeries> all;
+  std::vector<EpisodeResult> episodes;
+  for (const int threads : options.threads) {
+    GradeRequest warm = request;
+    warm.run.threads = threads;
+    play(weights, warm, episodes);  // warm-up: thread-local batches, page faults, caches
+    all.push_back({threads, {}, {}});
+  }
+  add_rounds(weights, request, options.min_time, 0, options.repetitions, all);
+  auto doubtful = [&] {
+    return std::any_of(all.begin(), all.end(), [](const BenchSeries& series) { return !bench_doubt(series).empty(); });
+  };
+  for (int extension = 0; options.extend && extension < kMaxExtensions && doubtful(); ++extension) {
+    warnings.push_back("a row is too short or too noisy: " + std::to_string(options.repetitions) +
+                       " more repetitions per thread count (--no-extend: never)");
+    const int done = static_cast<int>(all.front().samples.size());
+    add_rounds(weights, request, options.min_time, done, options.repetitions, all);
+  }
+  for (const BenchSeries& series : all) {
+    if (const std::string doubt = bench_doubt(series); !doubt.empty()) {
+      warnings.push_back("threads " + std::to_string(series.threads) + ": " + doubt +
+                         ": its figures are not to be trusted (raise --min-time or --repetitions, or quiet the machine)");
+    }
+  }
+  return all;
+}
+
+// The instructions of `weightspace bench` with these weights on one thread, one timed grade
+// after the warm-up (the whole process, start included), under callgrind.
+std::int64_t count_grade_instructions(const Weights& weights, const BenchRequest& options) {
+  const std::atomic<bool> never{false};
+  const auto command = [&](const std::filesystem::path& folder) {
+    const std::string path = (folder / "weights.json").string();
+    write_file(path, write_weights_json(weights));
+    return std::vector<std::string>{this_executable(), "bench", "--game", options.game, "--source", options.source,
+                                    "--weights", path, "--episodes", options.episodes, "--memo", options.memo,
+                                    "--threads", "1", "--repetitions", "1", "--min-time", "0", "--no-extend"};
+  };
+  return *count_command_instructions(command, never);
 }
 
 }  // namespace
@@ -86,11 +149,18 @@ BenchSeries measure(const Weights& weights, GradeRequest request, int threads, i
 BenchOutput run_bench(const BenchRequest& options) {
   const GradeRequest request = grade_request(options);
   const auto [chosen, label] = load_weights(options);
-  std::vector<BenchSeries> all;
-  for (const int threads : options.threads) all.push_back(measure(chosen, request, threads, options.repetitions));
+  if (!(options.min_time >= 0.0 && options.min_time <= kMaxMinTime)) {
+    throw UsageError("--min-time must be from 0 to " + std::to_string(static_cast<int>(kMaxMinTime)) + " seconds");
+  }
   BenchOutput output;
-  if (options.json_path != "-") output.table = bench_table(all, label, request);
-  if (!options.json_path.empty()) output.json = bench_json(all, label, request).dump(2) + "\n";
+  const std::vector<BenchSeries> all = measure(chosen, request, options, output.warnings);
+  if (options.instructions) output.instructions = count_grade_instructions(chosen, options);
+  if (options.json_path != "-") {
+    output.table = bench_table(all, label, request, options.min_time, output.instructions);
+  }
+  if (!options.json_path.empty()) {
+    output.json = bench_json(all, label, request, options.min_time, output.instructions).dump(2) + "\n";
+  }
   return output;
 }
 

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -30,14 +31,24 @@ struct BenchRequest {
   std::vector<int> threads{1};
   std::string episodes = "1000";
   int repetitions = 5;
+  double min_time = 0.5;  // seconds: a repetition grades again until this long
+  bool extend = true;     // more repetitions while a row is too noisy (up to kMaxExtensions rounds)
+  bool instructions = false;  // also count one grade's instructions under valgrind
   std::string json_path;  // "-": the JSON replaces the table on standard output
   std::string memo = "auto";
 };
+
+// A row is doubtful when its median's 95% interval spans more than this share of the median;
+// bench then runs another round of repetitions, at most kMaxExtensions times.
+inline constexpr double kWidestInterval = 0.10;
+inline constexpr int kMaxExtensions = 2;
+inline constexpr double kMaxMinTime = 60.0;
 
 struct BenchSample {
   double seconds = 0.0;      // wall
   double cpu_seconds = 0.0;  // the whole process's, every thread
   std::int64_t steps = 0;
+  int grades = 0;            // whole grades played in the repetition (at least one)
 };
 
 // The timed repetitions at one thread count.
@@ -54,16 +65,26 @@ struct BenchSeries {
 struct BenchOutput {
   std::string table;  // empty when the JSON goes to standard output
   std::string json;   // empty without --json
+  std::vector<std::string> warnings;  // rows too short or too noisy, rounds added
+  std::optional<std::int64_t> instructions;  // with --instructions
 };
 
-// Checks the request, loads the policy and times it at each thread count (one warm-up grade,
-// then `repetitions` timed grades each). Throws UsageError or CommandError.
+// Checks the request, loads the policy and times it at each thread count: one warm-up grade
+// each, then `repetitions` rounds interleaved across the thread counts, each repetition grading
+// until `min_time` has passed; while a row is doubtful (too short, or its median's interval too
+// wide) and `extend`, up to kMaxExtensions more rounds. Throws UsageError or CommandError.
 BenchOutput run_bench(const BenchRequest& request);
 
 // The table (`label` names the weights) and Google Benchmark's JSON of timed series, the
 // first series being the speed-up's base.
-std::string bench_table(const std::vector<BenchSeries>& all, const std::string& label, const GradeRequest& request);
+std::string bench_table(const std::vector<BenchSeries>& all, const std::string& label, const GradeRequest& request,
+                        double min_time, const std::optional<std::int64_t>& instructions);
 nlohmann::ordered_json bench_json(const std::vector<BenchSeries>& all, const std::string& label,
-                                  const GradeRequest& request);
+                                  const GradeRequest& request, double min_time,
+                                  const std::optional<std::int64_t>& instructions);
+// Why a row's figures are not to be trusted ("a repetition took 0.01 s", "spread 23%"), or "".
+std::string bench_doubt(const BenchSeries& series);
+// A rate with an SI prefix: 7.29 M, 812 k.
+std::string si_rate(double value);
 
 }  // namespace weightspace::app

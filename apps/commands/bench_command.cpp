@@ -41,6 +41,7 @@ void add_weights_options(CLI::App& command, BenchRequest& options) {
 }
 
 void write_output(const BenchOutput& output, const std::string& json_path) {
+  for (const std::string& warning : output.warnings) spdlog::warn("{}", warning);
   std::cout << output.table;
   if (json_path == "-") {
     std::cout << output.json;
@@ -64,6 +65,13 @@ void add_bench_command(CLI::App& app) {
   command->add_option("--episodes", options->episodes, "Episodes a grade plays (read as Python's int(); default 1000)");
   command->add_option("--repetitions", options->repetitions, "Timed grades per thread count (after one warm-up)")
       ->check(CLI::Range(1, kMaxRepetitions));
+  command->add_option("--min-time", options->min_time,
+                      "Seconds each repetition lasts at least (whole grades; default 0.5, 0 = one grade)")
+      ->check(CLI::Range(0.0, kMaxMinTime));
+  command->add_flag("--extend,!--no-extend", options->extend,
+                    "Add repetitions while a row is too short or too noisy (default on)");
+  command->add_flag("--instructions", options->instructions,
+                    "Also count one grade's instructions on 1 thread under valgrind (Debian's valgrind)");
   command->add_option("--json", options->json_path, "Also write Google Benchmark JSON here ('-' = stdout, no table)");
   command->add_option("--memo", options->memo,
                       "The exact policy memo: auto (as grades: used while it pays), always or never")

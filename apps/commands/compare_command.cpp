@@ -17,6 +17,7 @@ struct Options {
   std::string db = "weightspace.sqlite";
   std::string name;
   double speed_tolerance = 10.0;  // percent
+  double instruction_tolerance = 100.0 * kInstructionTolerance;  // percent
   bool json = false;
 };
 
@@ -65,7 +66,7 @@ void run_compare(const Options& options) {
     throw UsageError(error.what());  // whatever stops the comparison is exit 2, never 1
   }
   const auto& [base, now] = sides;
-  const Comparison comparison = compare_runs(base, now, options.speed_tolerance / 100.0);
+  const Comparison comparison = compare_runs(base, now, options.speed_tolerance / 100.0, options.instruction_tolerance / 100.0);
   if (options.json) {
     std::cout << comparison_json(base, now, comparison).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
@@ -89,6 +90,9 @@ void add_compare_command(CLI::App& app) {
   command->add_option("--name", options->name, "The sweep name latest, previous and baseline are taken among");
   command->add_option("--speed-tol", options->speed_tolerance,
                       "Percent of steps/s a thread count may lose before it is a regression (same machine only)")
+      ->check(CLI::Range(0.0, 100.0));
+  command->add_option("--instructions-tol", options->instruction_tolerance,
+                      "Percent more instructions the speed workload may take before it is a regression (default 1)")
       ->check(CLI::Range(0.0, 100.0));
   command->add_flag("--json", options->json, "Machine-readable output");
   command->callback([options] { run_compare(*options); });

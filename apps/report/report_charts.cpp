@@ -78,14 +78,25 @@ void append_trend_table(std::string& out, const json& trend) {
   out += "</tbody></table></div></details>";
 }
 
+std::string si_or_dash(const json& value) { return value.is_number() ? si_number(value.get<double>()) : "-"; }
+
+// Per thread count: the median of the repetitions, its 95% interval, how many, and the verdict
+// against the baseline (compare's, docs/user-guide.md "How a speed regression is decided").
 void append_speed_table(std::string& out, const json& speed) {
   out +=
-      "<details><summary>The numbers</summary><div class=\"table-scroll\"><table id=\"speed-table\" "
-      "class=\"sortable numbers\"><thead><tr><th data-type=\"num\" class=\"num\">Threads</th>"
-      "<th data-type=\"num\" class=\"num\">Steps/s</th></tr></thead><tbody>";
+      "<details open><summary>The numbers</summary><div class=\"table-scroll\"><table id=\"speed-table\" "
+      "class=\"sortable numbers\"><thead><tr>"
+      "<th data-type=\"num\" class=\"num\">Threads</th><th data-type=\"num\" class=\"num\">Steps/s (median)</th>"
+      "<th>95% interval</th><th data-type=\"num\" class=\"num\">Repetitions</th><th>Against the baseline</th>"
+      "</tr></thead><tbody>";
   for (const json& point : speed) {
+    const json& verdict = point["verdict"];
     out += "<tr><td class=\"num\">" + exact_number(point["threads"]) + "</td><td class=\"num\">" +
-           si_number(point["steps_per_second"].get<double>()) + "</td></tr>";
+           si_number(point["steps_per_second"].get<double>()) + "</td><td>" + si_or_dash(point["interval"][0]) +
+           " .. " + si_or_dash(point["interval"][1]) + "</td><td class=\"num\">" +
+           exact_number(point["repetitions"]) + "</td><td>" +
+           (verdict.is_string() ? escaped(verdict.get_ref<const std::string&>()) : std::string("not compared")) +
+           "</td></tr>";
   }
   out += "</tbody></table></div></details>";
 }
@@ -107,6 +118,23 @@ std::string throughput_caption(const json& trend) {
     caption += ", at each run's thread count (see the table)";
   }
   return caption + " (not the speed by thread count below)";
+}
+
+// compare's note on the speed (the machine and workload compared, or why not) and the
+// instruction count with its verdict.
+void append_speed_judgement(std::string& out, const json& judgement) {
+  out += "<p class=\"note\" id=\"speed-judgement\">";
+  append_escaped(out, judgement["note"].get_ref<const std::string&>());
+  out += "</p>";
+  if (judgement["instructions"].is_number()) {
+    out += "<p class=\"note\" id=\"speed-instructions\">The workload takes " + exact_number(judgement["instructions"]) +
+           " instructions (callgrind)";
+    if (judgement["instructions_verdict"].is_string()) {
+      out += ": ";
+      append_escaped(out, judgement["instructions_verdict"].get_ref<const std::string&>());
+    }
+    out += ".</p>";
+  }
 }
 
 }  // namespace
@@ -151,9 +179,16 @@ json chart_data(const json& data) {
   }
   json speed = json::array();
   for (const json& point : data["speed"]) {
-    speed.push_back({{"threads", point["threads"]}, {"steps_per_second", point["steps_per_second"]}});
+    speed.push_back({{"threads", point["threads"]},
+                     {"steps_per_second", point["steps_per_second"]},
+                     {"interval", point["interval"]},
+                     {"repetitions", point["repetitions"]},
+                     {"verdict", point["verdict"]}});
   }
-  return {{"histograms", std::move(histograms)}, {"trend", trend_data(data["trend"])}, {"speed", std::move(speed)}};
+  return {{"histograms", std::move(histograms)},
+          {"trend", trend_data(data["trend"])},
+          {"speed", std::move(speed)},
+          {"speed_judgement", data["speed_judgement"]}};
 }
 
 void append_charts(std::string& out, const json& charts) {
@@ -208,7 +243,10 @@ void append_charts(std::string& out, const json& charts) {
     append_canvas(out, "speed", 0, "Steps per second by number of threads", "wide");
   }
   out += "</div>";
-  if (!charts["speed"].empty()) append_speed_table(out, charts["speed"]);
+  if (!charts["speed"].empty()) {
+    append_speed_judgement(out, charts["speed_judgement"]);
+    append_speed_table(out, charts["speed"]);
+  }
   out += "</section>\n";
 }
 

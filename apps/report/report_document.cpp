@@ -12,6 +12,7 @@
 #include "apps/cli/files.hpp"
 #include "apps/report/report_html.hpp"
 #include "apps/sweep/compare.hpp"
+#include "apps/sweep/speed_stats.hpp"
 #include "apps/sweep/run_data.hpp"
 
 namespace weightspace::app {
@@ -53,6 +54,53 @@ std::string million(double steps_per_second) {
   char text[32];
   std::snprintf(text, sizeof text, "%.2f M", steps_per_second / 1e6);
   return text;
+}
+
+std::string significance(double p) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", p);
+  return text;
+}
+
+// "instructions 1.02e+09 -> 1.03e+09 (+0.98%, tolerance 1.0%): not a regression".
+std::string instructions_verdict(const Comparison& comparison) {
+  const InstructionChange& change = comparison.instructions;
+  char text[200];
+  std::snprintf(text, sizeof text, "instructions %lld -> %lld (%+.2f%%, tolerance %.1f%%): %s",
+                static_cast<long long>(change.base), static_cast<long long>(change.now), 100.0 * change.change,
+                100.0 * comparison.instruction_tolerance, change.regression ? "regression" : "not a regression");
+  return text;
+}
+
+// Each thread count's median steps/s with its interval and repetitions, and the verdict against
+// the baseline (null without one, or when speed was not compared).
+json speed_points(const RunRecords& current, const std::optional<Comparison>& comparison) {
+  json points = json::array();
+  for (const SpeedRow& row : current.speed) {
+    const MedianInterval interval = median_interval(row.rates());
+    json point = {{"threads", row.threads},
+                  {"steps_per_second", row.steps_per_second()},
+                  {"interval", {number_or_null(interval.low), number_or_null(interval.high)}},
+                  {"repetitions", row.rates().size()},
+                  {"verdict", nullptr}};
+    for (const SpeedChange& change : comparison ? comparison->speed : std::vector<SpeedChange>{}) {
+      if (change.threads != row.threads) continue;
+      const bool gated = !comparison->instructions.compared;
+      point["verdict"] = change.judgement.reason + (gated ? "" : " (wall time; the instruction count gates)");
+    }
+    points.push_back(std::move(point));
+  }
+  return points;
+}
+
+// How the run's speed was judged: compare's note (the machine and workload, or why not), the
+// instruction count and its verdict.
+json speed_judgement(const RunInfo& run, const std::optional<Comparison>& comparison) {
+  json judgement = {{"note", comparison ? comparison->speed_note : std::string("no baseline to compare speed with")},
+                    {"instructions", run.speed_instructions ? json(*run.speed_instructions) : json(nullptr)},
+                    {"instructions_verdict", nullptr}};
+  if (comparison && comparison->instructions.compared) judgement["instructions_verdict"] = instructions_verdict(*comparison);
+  return judgement;
 }
 
 // `base` is the baseline's record when this one changed against it (its reward or its answer).
@@ -143,7 +191,15 @@ json report_data(Store& store, std::int64_t id, std::optional<std::int64_t> base
                                             million(speed.new_steps_per_second) + " steps/s at " +
                                             std::to_string(speed.threads) + " threads, beyond the " +
                                             std::to_string(static_cast<int>(std::lround(100 * speed_tolerance))) +
-                                            "% tolerance"}});
+                                            "% tolerance, p = " + significance(speed.judgement.test.p)}});
+    }
+    if (comparison->instructions.regression) {
+      regressions.push_back({{"kind", "speed"},
+                             {"id", "instructions"},
+                             {"game", nullptr},
+                             {"source", nullptr},
+                             {"episodes", nullptr},
+                             {"detail", instructions_verdict(*comparison)}});
     }
   }
   data["regressions"] = regressions;
@@ -222,11 +278,8 @@ json report_data(Store& store, std::int64_t id, std::optional<std::int64_t> base
                                       : it->machine.cores > 0 ? json(it->machine.cores) : json(nullptr)}});
   }
   data["trend"] = trend_rows;
-  json speed = json::array();
-  for (const SpeedRow& row : current.speed) {
-    speed.push_back({{"threads", row.threads}, {"steps_per_second", row.steps_per_second()}});
-  }
-  data["speed"] = speed;
+  data["speed"] = speed_points(current, comparison);
+  data["speed_judgement"] = speed_judgement(run, comparison);
   data["records"] = records;
   return data;
 }

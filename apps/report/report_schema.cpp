@@ -97,6 +97,7 @@ void validate_report_data(const json& data) {
                 {"distributions", Type::kArray},
                 {"trend", Type::kArray},
                 {"speed", Type::kArray},
+                {"speed_judgement", Type::kObject},
                 {"records", Type::kArray}});
   check_object(data["run"], "run",
                {{"id", Type::kInteger},
@@ -172,8 +173,20 @@ void validate_report_data(const json& data) {
     }
   });
   check_each(data, "speed", [](const json& point, const std::string& where) {
-    check_object(point, where, {{"threads", Type::kInteger}, {"steps_per_second", Type::kNumber}});
+    check_object(point, where,
+                 {{"threads", Type::kInteger},
+                  {"steps_per_second", Type::kNumber},
+                  {"interval", Type::kArray},
+                  {"repetitions", Type::kInteger},
+                  {"verdict", Type::kString, kNullable}});
+    const json& interval = point["interval"];
+    if (interval.size() != 2) fail(where + ".interval", "expected [low, high]");
+    for (const json& bound : interval) check_value(bound, where + ".interval", Type::kNumber, kNullable);
   });
+  check_object(data.at("speed_judgement"), "speed_judgement",
+               {{"note", Type::kString},
+                {"instructions", Type::kInteger, kNullable},
+                {"instructions_verdict", Type::kString, kNullable}});
   check_each(data, "records", [](const json& record, const std::string& where) {
     check_object(record, where,
                  {{"id", Type::kString},

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "apps/batch/batch_output.hpp"
+#include "apps/sweep/speed_workload.hpp"
 #include "engine/python_json.hpp"
 
 namespace weightspace::app {
@@ -92,6 +93,16 @@ void compare_speed(const RunRecords& base, const RunRecords& now, Comparison& co
                             "; " + now.label + ": " + b.describe() + ")";
     return;
   }
+  const std::optional<std::string>& a_workload = base.run->speed_workload;
+  const std::optional<std::string>& b_workload = now.run->speed_workload;
+  if (!base.speed.empty() && !now.speed.empty() && a_workload != b_workload) {
+    auto label = [](const RunRecords& side) {
+      return side.label + ": " + (side.run->speed_workload ? workload_label(*side.run->speed_workload)
+                                                           : std::string("none recorded (timed before schema 4)"));
+    };
+    comparison.speed_note = "speed not judged: the runs timed different workloads (" + label(base) + "; " + label(now) + ")";
+    return;
+  }
   for (const SpeedRow& before : base.speed) {
     for (const SpeedRow& after : now.speed) {
       if (after.threads != before.threads || before.steps_per_second() <= 0) continue;
@@ -100,16 +111,31 @@ void compare_speed(const RunRecords& base, const RunRecords& now, Comparison& co
       change.base_steps_per_second = before.steps_per_second();
       change.new_steps_per_second = after.steps_per_second();
       change.change = change.new_steps_per_second / change.base_steps_per_second - 1.0;
-      change.regression = change.change < -comparison.speed_tolerance;
+      change.base_repetitions = before.rates().size();
+      change.new_repetitions = after.rates().size();
+      change.judgement = judge_speed(before.rates(), before.shortest_seconds(), after.rates(), after.shortest_seconds(),
+                                     comparison.speed_tolerance);
       comparison.speed.push_back(change);
     }
+  }
+  InstructionChange& instructions = comparison.instructions;
+  if (base.run->speed_instructions && now.run->speed_instructions && *base.run->speed_instructions > 0) {
+    instructions.compared = true;
+    instructions.base = *base.run->speed_instructions;
+    instructions.now = *now.run->speed_instructions;
+    instructions.change = static_cast<double>(instructions.now) / static_cast<double>(instructions.base) - 1.0;
+    instructions.regression = instructions.change > comparison.instruction_tolerance;
+  }
+  for (SpeedChange& change : comparison.speed) {
+    change.regression = !instructions.compared && change.judgement.verdict == SpeedJudgement::Verdict::Regression;
   }
   if (comparison.speed.empty()) {
     comparison.speed_note = "speed not compared: the runs have no thread count measured in both ([speed] in the config)";
     return;
   }
   comparison.speed_compared = true;
-  comparison.speed_note = "speed compared on one machine: " + a.describe();
+  comparison.speed_note = "speed compared on one machine: " + a.describe() + "; workload " +
+                          (a_workload ? workload_label(*a_workload) : std::string("not recorded (timed before schema 4)"));
 }
 
 }  // namespace
@@ -117,12 +143,14 @@ void compare_speed(const RunRecords& base, const RunRecords& now, Comparison& co
 std::size_t Comparison::speed_regressions() const {
   std::size_t count = 0;
   for (const SpeedChange& change : speed) count += change.regression ? 1 : 0;
-  return count;
+  return count + (instructions.regression ? 1 : 0);
 }
 
-Comparison compare_runs(const RunRecords& base, const RunRecords& now, double speed_tolerance) {
+Comparison compare_runs(const RunRecords& base, const RunRecords& now, double speed_tolerance,
+                        double instruction_tolerance) {
   Comparison comparison;
   comparison.speed_tolerance = speed_tolerance;
+  comparison.instruction_tolerance = instruction_tolerance;
   std::map<Key, std::vector<const StoredRecord*>> by_key;
   for (const StoredRecord& record : now.records) by_key[key_of(record)].push_back(&record);
   std::map<Key, std::size_t> taken;

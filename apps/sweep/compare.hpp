@@ -8,8 +8,12 @@
 #include <vector>
 
 #include "apps/sweep/run_data.hpp"
+#include "apps/sweep/speed_stats.hpp"
 
 namespace weightspace::app {
+
+// The default gate on the instruction count: 1% more is a regression.
+inline constexpr double kInstructionTolerance = 0.01;
 
 // A record of one side that differs from the other. Records are matched by the batch key
 // (id, input, game, source, episodes; the n-th of equal keys with the n-th).
@@ -36,11 +40,26 @@ struct GroupChange {
   double new_mean = 0.0;
 };
 
+// One thread count timed by both runs on the same pinned workload and machine: the medians of
+// their repetitions' steps/s, judged by judge_speed (speed_stats.hpp).
 struct SpeedChange {
   int threads = 0;
-  double base_steps_per_second = 0.0;
+  double base_steps_per_second = 0.0;  // medians
   double new_steps_per_second = 0.0;
   double change = 0.0;  // new / base - 1
+  bool regression = false;  // judged a regression, and the wall time is what gates (below)
+  std::size_t base_repetitions = 0;
+  std::size_t new_repetitions = 0;
+  SpeedJudgement judgement;
+};
+
+// The instructions both runs' workloads took ([speed] instructions): the deterministic figure
+// the speed gate uses when both runs have it; wall time is then judged and shown, not gated.
+struct InstructionChange {
+  bool compared = false;
+  std::int64_t base = 0;
+  std::int64_t now = 0;
+  double change = 0.0;  // new / base - 1: more instructions is slower
   bool regression = false;
 };
 
@@ -51,15 +70,20 @@ struct Comparison {
   std::int64_t unchanged = 0;
   std::vector<GroupChange> groups;
   bool speed_compared = false;
-  std::string speed_note;  // why speed was not compared, or the machine it was compared on
+  // Why speed was not compared (another machine, another workload, ...), or the machine and
+  // workload it was compared on.
+  std::string speed_note;
   std::vector<SpeedChange> speed;
   double speed_tolerance = 0.10;
+  InstructionChange instructions;
+  double instruction_tolerance = 0.01;
 
   std::size_t speed_regressions() const;
   bool regression() const { return !regressions.empty() || speed_regressions() > 0; }
 };
 
-Comparison compare_runs(const RunRecords& base, const RunRecords& now, double speed_tolerance);
+Comparison compare_runs(const RunRecords& base, const RunRecords& now, double speed_tolerance,
+                        double instruction_tolerance = kInstructionTolerance);
 
 // The readable table `weightspace compare` prints, and its --json document.
 std::string comparison_table(const RunRecords& base, const RunRecords& now, const Comparison& comparison);

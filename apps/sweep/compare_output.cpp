@@ -53,6 +53,26 @@ std::string signed_fixed(double value, int digits, const char* unit = "") {
   return text;
 }
 
+// A median with its interval, e.g. "12.31 [12.02, 12.60]".
+std::string millions_with_interval(const MedianInterval& side) {
+  return fixed(side.median / 1e6, 2) + " [" + fixed(side.low / 1e6, 2) + ", " + fixed(side.high / 1e6, 2) + "]";
+}
+
+std::string significant(double p) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", p);
+  return text;
+}
+
+// "1234567 -> 1250000 (+1.26%, tolerance 1.0%)".
+std::string instructions_detail(const Comparison& comparison) {
+  const InstructionChange& change = comparison.instructions;
+  char text[160];
+  std::snprintf(text, sizeof text, "%lld -> %lld (%+.2f%%, tolerance %.1f%%)", static_cast<long long>(change.base),
+                static_cast<long long>(change.now), 100.0 * change.change, 100.0 * comparison.instruction_tolerance);
+  return text;
+}
+
 std::string side_line(const char* which, const RunRecords& side) {
   std::string line = std::string(which) + side.label;
   if (side.run) {
@@ -90,6 +110,30 @@ nlohmann::json record_change_json(const RecordChange& change) {
   json["base_reward"] = change.base != nullptr ? nlohmann::json(change.base->reward) : nlohmann::json(nullptr);
   json["new_reward"] = change.now != nullptr ? nlohmann::json(change.now->reward) : nlohmann::json(nullptr);
   return json;
+}
+
+nlohmann::json interval_json(double low, double high) { return {number_or_null(low), number_or_null(high)}; }
+
+// A thread count's statistics: medians with their intervals, the change, the test, the verdict.
+nlohmann::json speed_change_json(const SpeedChange& change) {
+  const SpeedJudgement& judged = change.judgement;
+  return {{"threads", change.threads},
+          {"base_steps_per_second", number_or_null(change.base_steps_per_second)},
+          {"new_steps_per_second", number_or_null(change.new_steps_per_second)},
+          {"base_interval", interval_json(judged.base.low, judged.base.high)},
+          {"new_interval", interval_json(judged.now.low, judged.now.high)},
+          {"base_confidence", number_or_null(judged.base.confidence)},
+          {"new_confidence", number_or_null(judged.now.confidence)},
+          {"base_repetitions", change.base_repetitions},
+          {"new_repetitions", change.new_repetitions},
+          {"change", number_or_null(change.change)},
+          {"change_interval", interval_json(judged.change_low, judged.change_high)},
+          {"mann_whitney_u", number_or_null(judged.test.u)},
+          {"p_value", number_or_null(judged.test.p)},
+          {"exact", judged.test.exact},
+          {"verdict", verdict_name(judged.verdict)},
+          {"reason", judged.reason},
+          {"regression", change.regression}};
 }
 
 nlohmann::json side_json(const RunRecords& side) {
@@ -131,7 +175,11 @@ std::string comparison_table(const RunRecords& base, const RunRecords& now, cons
       table.add({"speed", "threads " + std::to_string(change.threads), "", "", "",
                  fixed(change.base_steps_per_second / 1e6, 2) + " -> " + fixed(change.new_steps_per_second / 1e6, 2) +
                      " M steps/s (" + signed_fixed(100 * change.change, 1, "%") + ", tolerance " +
-                     fixed(100 * comparison.speed_tolerance, 1) + "%)"});
+                     fixed(100 * comparison.speed_tolerance, 1) + "%, p = " + significant(change.judgement.test.p) +
+                     ")"});
+    }
+    if (comparison.instructions.regression) {
+      table.add({"speed", "instructions", "", "", "", instructions_detail(comparison)});
     }
     out += "\nREGRESSIONS (" + std::to_string(regressions) + ")\n" + table.text();
   }
@@ -151,13 +199,20 @@ std::string comparison_table(const RunRecords& base, const RunRecords& now, cons
 
   out += "\n" + comparison.speed_note + "\n";
   if (comparison.speed_compared) {
-    Table speed({"threads", "base M steps/s", "new M steps/s", "change"});
+    Table speed({"threads", "base M steps/s", "new M steps/s", "change", "repetitions", "p", "verdict"});
     for (const SpeedChange& change : comparison.speed) {
-      speed.add({std::to_string(change.threads), fixed(change.base_steps_per_second / 1e6, 2),
-                 fixed(change.new_steps_per_second / 1e6, 2),
-                 signed_fixed(100 * change.change, 1, "%") + (change.regression ? "  REGRESSION" : "")});
+      const SpeedJudgement& judged = change.judgement;
+      speed.add({std::to_string(change.threads), millions_with_interval(judged.base), millions_with_interval(judged.now),
+                 signed_fixed(100 * change.change, 1, "%") + " [" + signed_fixed(100 * judged.change_low, 1, "%") +
+                     ", " + signed_fixed(100 * judged.change_high, 1, "%") + "]",
+                 std::to_string(change.base_repetitions) + " / " + std::to_string(change.new_repetitions),
+                 significant(judged.test.p), judged.reason + (change.regression ? "  REGRESSION" : "")});
     }
     out += speed.text();
+    if (comparison.instructions.compared) {
+      out += "instructions (callgrind, the speed gate; wall time above is judged, not gated): " +
+             instructions_detail(comparison) + (comparison.instructions.regression ? "  REGRESSION" : "") + "\n";
+    }
   }
   out += "\nresult: ";
   out += regressions > 0 ? std::to_string(regressions) + (regressions == 1 ? " regression" : " regressions")
@@ -171,16 +226,17 @@ nlohmann::json comparison_json(const RunRecords& base, const RunRecords& now, co
   for (const RecordChange& change : comparison.regressions) regressions.push_back(record_change_json(change));
   nlohmann::json speed = nlohmann::json::array();
   for (const SpeedChange& change : comparison.speed) {
-    speed.push_back({{"threads", change.threads},
-                     {"base_steps_per_second", change.base_steps_per_second},
-                     {"new_steps_per_second", change.new_steps_per_second},
-                     {"change", change.change},
-                     {"regression", change.regression}});
+    speed.push_back(speed_change_json(change));
     if (change.regression) {
       regressions.push_back({{"kind", "speed"}, {"threads", change.threads}, {"change", change.change},
                              {"detail", "steps/s " + signed_fixed(100 * change.change, 1, "%") + " at " +
                                             std::to_string(change.threads) + " threads"}});
     }
+  }
+  const InstructionChange& instructions = comparison.instructions;
+  if (instructions.regression) {
+    regressions.push_back({{"kind", "speed"}, {"threads", nullptr}, {"change", instructions.change},
+                           {"detail", "instructions " + instructions_detail(comparison)}});
   }
   auto list = [](const std::vector<RecordChange>& changes) {
     nlohmann::json json = nlohmann::json::array();
@@ -211,6 +267,15 @@ nlohmann::json comparison_json(const RunRecords& base, const RunRecords& now, co
            {{"compared", comparison.speed_compared},
             {"note", comparison.speed_note},
             {"tolerance", comparison.speed_tolerance},
+            {"gate", instructions.compared ? "instructions" : "wall_time"},
+            {"instructions",
+             instructions.compared
+                 ? nlohmann::json{{"base", instructions.base},
+                                  {"new", instructions.now},
+                                  {"change", instructions.change},
+                                  {"tolerance", comparison.instruction_tolerance},
+                                  {"regression", instructions.regression}}
+                 : nlohmann::json(nullptr)},
             {"threads", speed}}}};
 }
 

@@ -4,6 +4,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <set>
 
@@ -16,6 +17,13 @@
 namespace weightspace::app {
 
 namespace {
+
+// A number as an error message writes it: 0.5, 60.
+std::string toml_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
 
 constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
 
@@ -80,6 +88,24 @@ class Reader {
     if (value < low || value > high) {
       fail(node.source(), key + " must be from " + std::to_string(low) + " to " + std::to_string(high) + ", not " +
                               std::to_string(value));
+    }
+    return value;
+  }
+
+  bool boolean(const toml::node& node, const std::string& key) const {
+    if (!node.is_boolean()) fail(node.source(), key + " must be true or false, not " + type_name(node));
+    return *node.value<bool>();
+  }
+
+  // A number of seconds and the like: a float or an integer.
+  double real(const toml::node& node, const std::string& key, double low, double high) const {
+    if (!node.is_floating_point() && !node.is_integer()) {
+      fail(node.source(), key + " must be a number, not " + type_name(node));
+    }
+    const double value = *node.value<double>();
+    if (!(value >= low && value <= high)) {
+      fail(node.source(), key + " must be from " + toml_number(low) + " to " + toml_number(high) + ", not " +
+                              toml_number(value));
     }
     return value;
   }
@@ -264,7 +290,7 @@ SweepConfig load_config(const std::string& path) {
   read_answers(reader, *answers, config);
   if (const toml::node* speed = document.get("speed")) {
     const toml::table& table = reader.table(*speed, "[speed]");
-    reader.only_keys(table, "[speed]", {"threads", "records", "repeat"});
+    reader.only_keys(table, "[speed]", {"threads", "records", "repeat", "min_time", "instructions"});
     if (const toml::node* threads = table.get("threads")) {
       for (const std::int64_t count : reader.integers(*threads, "speed.threads", "threads = [1, 2]", 1, kMaxThreads)) {
         config.speed_threads.push_back(static_cast<int>(count));
@@ -277,6 +303,12 @@ SweepConfig load_config(const std::string& path) {
     }
     if (const toml::node* repeat = table.get("repeat")) {
       config.speed_repeat = static_cast<int>(reader.integer(*repeat, "speed.repeat", 1, 100));
+    }
+    if (const toml::node* min_time = table.get("min_time")) {
+      config.speed_min_time = reader.real(*min_time, "speed.min_time", 0.0, kMaxSpeedMinTime);
+    }
+    if (const toml::node* instructions = table.get("instructions")) {
+      config.speed_instructions = reader.boolean(*instructions, "speed.instructions");
     }
   }
   return config;

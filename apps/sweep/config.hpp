@@ -25,6 +25,9 @@ struct AnswerSet {
   std::vector<std::string> paths;  // as the config writes them: relative to its folder, or absolute
 };
 
+// The longest [speed] min_time accepted, in seconds (a repetition of a minute is plenty).
+inline constexpr double kMaxSpeedMinTime = 60.0;
+
 // A sweep config (TOML; docs/user-guide.md "sweep"): answer sets graded on every game x source x
 // episode count, and the thread counts timed for the speed part.
 struct SweepConfig {
@@ -42,8 +45,10 @@ struct SweepConfig {
   int batch = 32;
   std::size_t cache = 4096;
   std::vector<int> speed_threads;  // empty: no speed part
-  std::int64_t speed_records = 50;
-  int speed_repeat = 3;  // the fastest of this many timings is kept
+  std::int64_t speed_records = 50;  // the pinned workload's size (speed_workload.hpp)
+  int speed_repeat = 9;  // repetitions per thread count, interleaved across thread counts
+  double speed_min_time = 0.5;  // seconds: a repetition grades the workload again until this long
+  bool speed_instructions = false;  // also count the workload's instructions under valgrind
 
   // The games graded on `source`, in the order the config lists them.
   std::vector<std::string> games_for(const std::string& source) const;

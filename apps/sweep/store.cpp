@@ -15,7 +15,7 @@ namespace weightspace::app {
 namespace {
 
 // The current schema. Version 1 had no speed table and no pinned column, version 2 no error
-// place (migrate() adds them).
+// place, version 3 no speed workload and one timing per speed row (migrate() adds them).
 constexpr const char* kSchema = R"sql(
 CREATE TABLE runs (
   id INTEGER PRIMARY KEY,
@@ -35,7 +35,9 @@ CREATE TABLE runs (
   threads INTEGER NOT NULL,
   grade_seconds REAL NOT NULL DEFAULT 0,
   grade_steps INTEGER NOT NULL DEFAULT 0,
-  pinned INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1))
+  pinned INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1)),
+  speed_workload TEXT,
+  speed_instructions INTEGER
 );
 CREATE INDEX runs_by_name ON runs (name, id);
 CREATE TABLE records (
@@ -65,6 +67,7 @@ CREATE TABLE speed (
   records INTEGER NOT NULL,
   steps INTEGER NOT NULL,
   seconds REAL NOT NULL,
+  repetitions TEXT,
   PRIMARY KEY (run_id, threads)
 ) WITHOUT ROWID;
 )sql";
@@ -89,10 +92,20 @@ ALTER TABLE records ADD COLUMN error_line INTEGER;
 ALTER TABLE records ADD COLUMN error_column INTEGER;
 )sql";
 
+// Version 3 -> 4: a run keeps the speed workload it timed (chosen by content) and the
+// instructions grading it takes, and a speed row every repetition's steps and seconds (JSON
+// [[steps, seconds], ...]); older rows keep their one timing and NULL there, and compare does not
+// judge speed against a run with no workload.
+constexpr const char* kMigration3To4 = R"sql(
+ALTER TABLE runs ADD COLUMN speed_workload TEXT;
+ALTER TABLE runs ADD COLUMN speed_instructions INTEGER;
+ALTER TABLE speed ADD COLUMN repetitions TEXT;
+)sql";
+
 constexpr const char* kRunColumns =
     "r.id, r.name, r.config_path, r.config_text, r.started_at, r.finished_at, r.status, r.error, r.version, "
     "r.git_revision, r.cpu_model, r.cores, r.simd, r.hostname, r.threads, r.grade_seconds, r.grade_steps, r.pinned, "
-    "(SELECT COUNT(*) FROM records WHERE run_id = r.id), "
+    "r.speed_workload, r.speed_instructions, (SELECT COUNT(*) FROM records WHERE run_id = r.id), "
     "(SELECT COUNT(*) FROM records WHERE run_id = r.id AND error_kind IS NOT NULL), "
     "(SELECT COUNT(*) FROM records WHERE run_id = r.id AND cached)";
 
@@ -116,9 +129,11 @@ RunInfo read_run(const sqlite::Statement& row) {
   run.grade_seconds = row.real(15);
   run.grade_steps = row.integer(16);
   run.pinned = row.integer(17) != 0;
-  run.records = row.integer(18);
-  run.failed = row.integer(19);
-  run.cached = row.integer(20);
+  run.speed_workload = row.optional_text(18);
+  run.speed_instructions = row.optional_integer(19);
+  run.records = row.integer(20);
+  run.failed = row.integer(21);
+  run.cached = row.integer(22);
   return run;
 }
 
@@ -176,6 +191,7 @@ void Store::migrate(std::int64_t from) {
   // Step by step, inside the caller's transaction: a store is either wholly migrated or untouched.
   if (from <= 1) database_.exec(kMigration1To2);
   if (from <= 2) database_.exec(kMigration2To3);
+  if (from <= 3) database_.exec(kMigration3To4);
 }
 
 std::int64_t Store::begin_run(const RunInfo& run) {

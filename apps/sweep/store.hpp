@@ -18,7 +18,7 @@ namespace weightspace::app {
 // transactions as they are graded, so a killed sweep leaves whole batches only. The schema
 // version is PRAGMA user_version (kSchemaVersion); older stores are migrated on open, newer
 // ones refused. docs/user-guide.md "Results store" lists the tables.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 // PRAGMA application_id of a weightspace store ("WSRS"): another program's SQLite file is
 // refused rather than written into.
 inline constexpr std::int64_t kApplicationId = 0x57535253;
@@ -39,6 +39,11 @@ struct RunInfo {
   double grade_seconds = 0.0;  // wall time of the main pass (summed over resumed sessions)
   std::int64_t grade_steps = 0;  // steps the main pass played (cache hits play none)
   bool pinned = false;         // the baseline of its name (weightspace runs --pin)
+  // The speed part's pinned workload (speed_workload.hpp's JSON text); null before it ran, and
+  // for runs of a weightspace before schema 4.
+  std::optional<std::string> speed_workload;
+  // The instructions grading that workload takes ([speed] instructions; instruction_count.hpp).
+  std::optional<std::int64_t> speed_instructions;
   // Filled by Store::runs() and Store::run(): the records stored so far.
   std::int64_t records = 0;
   std::int64_t failed = 0;
@@ -68,13 +73,24 @@ struct StoredRecord {
   double seconds = 0.0;
 };
 
-// Throughput at one thread count: the same records graded again, cache off.
-struct SpeedRow {
-  int threads = 0;
-  std::int64_t records = 0;
+// Throughput at one thread count: the run's speed workload graded again, cache off, in
+// repetitions each lasting at least [speed] min_time.
+struct SpeedRepetition {
   std::int64_t steps = 0;
   double seconds = 0.0;
   double steps_per_second() const { return seconds > 0 ? static_cast<double>(steps) / seconds : 0.0; }
+};
+struct SpeedRow {
+  int threads = 0;
+  std::int64_t records = 0;  // the workload's records
+  std::int64_t steps = 0;    // summed over the repetitions
+  double seconds = 0.0;
+  // Each repetition's timing; empty for rows of a weightspace before schema 4 (one timing).
+  std::vector<SpeedRepetition> repetitions;
+  // The median repetition's rate (the one timing's for older rows).
+  double steps_per_second() const;
+  std::vector<double> rates() const;
+  double shortest_seconds() const;
 };
 
 class Store {
@@ -113,6 +129,8 @@ class Store {
   // Mean normalized_score per game/source (failed records count as 0; NaN scores are left out).
   std::vector<std::pair<std::string, double>> mean_scores(std::int64_t run);
 
+  void set_speed_workload(std::int64_t run, const std::string& workload);
+  void set_speed_instructions(std::int64_t run, std::int64_t instructions);
   void add_speed(std::int64_t run, const SpeedRow& row);
   std::vector<SpeedRow> speed(std::int64_t run);
 

@@ -2,6 +2,12 @@
 // The store's records and speed tables.
 #include "apps/sweep/store.hpp"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+#include "apps/sweep/speed_stats.hpp"
+
 namespace weightspace::app {
 
 namespace {
@@ -86,23 +92,68 @@ std::vector<std::pair<std::string, double>> Store::mean_scores(std::int64_t run)
   return means;
 }
 
-void Store::add_speed(std::int64_t run, const SpeedRow& row) {
+void Store::set_speed_workload(std::int64_t run, const std::string& workload) {
   sqlite::Transaction transaction(database_);
-  database_.prepare("INSERT OR REPLACE INTO speed (run_id, threads, records, steps, seconds) VALUES (?, ?, ?, ?, ?)")
-      .bind_all(run, row.threads, row.records, row.steps, row.seconds)
+  database_.prepare("UPDATE runs SET speed_workload = ? WHERE id = ?").bind_all(workload, run).run();
+  transaction.commit();
+}
+
+void Store::set_speed_instructions(std::int64_t run, std::int64_t instructions) {
+  sqlite::Transaction transaction(database_);
+  database_.prepare("UPDATE runs SET speed_instructions = ? WHERE id = ?").bind_all(instructions, run).run();
+  transaction.commit();
+}
+
+void Store::add_speed(std::int64_t run, const SpeedRow& row) {
+  nlohmann::json repetitions = nlohmann::json::array();
+  for (const SpeedRepetition& repetition : row.repetitions) repetitions.push_back({repetition.steps, repetition.seconds});
+  sqlite::Transaction transaction(database_);
+  database_
+      .prepare("INSERT OR REPLACE INTO speed (run_id, threads, records, steps, seconds, repetitions) "
+               "VALUES (?, ?, ?, ?, ?, ?)")
+      .bind_all(run, row.threads, row.records, row.steps, row.seconds, repetitions.dump())
       .run();
   transaction.commit();
 }
 
 std::vector<SpeedRow> Store::speed(std::int64_t run) {
-  sqlite::Statement query =
-      database_.prepare("SELECT threads, records, steps, seconds FROM speed WHERE run_id = ? ORDER BY threads");
+  sqlite::Statement query = database_.prepare(
+      "SELECT threads, records, steps, seconds, repetitions FROM speed WHERE run_id = ? ORDER BY threads");
   query.bind(1, run);
   std::vector<SpeedRow> rows;
   while (query.step()) {
-    rows.push_back({static_cast<int>(query.integer(0)), query.integer(1), query.integer(2), query.real(3)});
+    SpeedRow row{static_cast<int>(query.integer(0)), query.integer(1), query.integer(2), query.real(3), {}};
+    if (const std::optional<std::string> text = query.optional_text(4)) {
+      const nlohmann::json repetitions = nlohmann::json::parse(*text, nullptr, false);
+      if (!repetitions.is_array()) throw CommandError(path() + ": run " + std::to_string(run) + "'s speed repetitions are not JSON");
+      for (const nlohmann::json& pair : repetitions) {
+        if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() || !pair[1].is_number()) {
+          throw CommandError(path() + ": run " + std::to_string(run) + " has a speed repetition that is not [steps, seconds]");
+        }
+        row.repetitions.push_back({pair[0].get<std::int64_t>(), pair[1].get<double>()});
+      }
+    }
+    rows.push_back(std::move(row));
   }
   return rows;
+}
+
+double SpeedRow::steps_per_second() const {
+  if (repetitions.empty()) return seconds > 0 ? static_cast<double>(steps) / seconds : 0.0;
+  return median(rates());
+}
+
+std::vector<double> SpeedRow::rates() const {
+  std::vector<double> rates;
+  for (const SpeedRepetition& repetition : repetitions) rates.push_back(repetition.steps_per_second());
+  if (repetitions.empty() && seconds > 0) rates.push_back(static_cast<double>(steps) / seconds);
+  return rates;
+}
+
+double SpeedRow::shortest_seconds() const {
+  double shortest = repetitions.empty() ? seconds : repetitions.front().seconds;
+  for (const SpeedRepetition& repetition : repetitions) shortest = std::min(shortest, repetition.seconds);
+  return shortest;
 }
 
 }  // namespace weightspace::app

@@ -6,10 +6,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 
 #include "apps/batch/batch_output.hpp"
 #include "apps/cli/progress.hpp"
+#include "apps/sweep/instruction_count.hpp"
 #include "apps/sweep/run_data.hpp"
+#include "apps/sweep/speed_stats.hpp"
 #include "apps/sweep/store_sink.hpp"
 #include "apps/cli/plural.hpp"
 #include "parser/numpy/apply_edits.hpp"
@@ -19,9 +22,6 @@ namespace weightspace::app {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// A speed measured over less time than this is mostly noise (timer, thread start, other load).
-constexpr double kShortestMeasurement = 0.5;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
@@ -62,37 +62,79 @@ std::uint64_t count_records(const SweepConfig& config, const std::optional<Shard
   return count;
 }
 
-// Grades the first expected.size() records with `options`, checking each reward against the
-// main pass's; nullopt when cancelled.
-std::optional<SpeedRow> time_records(const SweepConfig& config, int threads, const BatchOptions& options,
-                                     const std::vector<StoredRecord>& expected, const std::atomic<bool>& cancel) {
-  BatchGrader grader(options);
+// The workload's records read again from the config's files, in the workload's order (the
+// records at `seqs` of the sweep's order; only their files are read).
+std::vector<BatchRecord> load_workload(const SweepConfig& config, const std::vector<std::int64_t>& seqs) {
+  std::map<std::int64_t, std::size_t> wanted;
+  for (std::size_t i = 0; i < seqs.size(); ++i) wanted.emplace(seqs[i], i);
+  std::vector<BatchRecord> loaded(seqs.size());
   SweepRecords records(config);
-  std::size_t taken = 0;
+  std::size_t found = 0;
+  for (std::int64_t seq = 0; found < seqs.size(); ++seq) {
+    const auto place = wanted.find(seq);
+    std::optional<SweepRecords::Item> item = records.next(place != wanted.end());
+    if (!item) throw CommandError("the speed workload's record " + std::to_string(seq) + " is no longer in " + config.path);
+    if (place == wanted.end()) continue;
+    loaded[place->second] = std::move(item->record);
+    ++found;
+  }
+  return loaded;
+}
+
+// One repetition: the workload graded with `options` again and again until it has taken
+// `min_time` seconds (at least once), each reward checked against the main pass's; nullopt when
+// cancelled.
+std::optional<SpeedRepetition> time_repetition(const std::vector<BatchRecord>& workload,
+                                               const std::vector<const StoredRecord*>& expected, int threads,
+                                               const BatchOptions& options, double min_time,
+                                               const std::atomic<bool>& cancel) {
+  SpeedRepetition repetition;
   std::optional<std::string> mismatch;
   const Clock::time_point start = Clock::now();
-  const BatchSummary summary = grader.run(
-      [&]() -> std::optional<BatchRecord> {
-        if (taken == expected.size()) return std::nullopt;
-        ++taken;
-        std::optional<SweepRecords::Item> item = records.next();
-        return item ? std::optional(std::move(item->record)) : std::nullopt;
-      },
-      [&](BatchResult&& result) {
-        const StoredRecord& main = expected[result.sequence];
-        if (!mismatch && reward_json(result.reward) != main.reward) {
-          mismatch = describe(result.record) + ": " + reward_json(result.reward) + " instead of " + main.reward;
-        }
-      },
-      &cancel);
-  const double seconds = seconds_since(start);
-  if (summary.cancelled) return std::nullopt;
-  if (mismatch) {
-    throw CommandError("the speed pass with " + std::to_string(threads) +
-                       " threads graded a record differently from the main pass (a thread count must never change "
-                       "a result; please report this): " + *mismatch);
-  }
-  return SpeedRow{threads, static_cast<std::int64_t>(summary.records), summary.steps, seconds};
+  do {
+    BatchGrader grader(options);
+    std::size_t taken = 0;
+    const BatchSummary summary = grader.run(
+        [&]() -> std::optional<BatchRecord> {
+          return taken < workload.size() ? std::optional(workload[taken++]) : std::nullopt;
+        },
+        [&](BatchResult&& result) {
+          const StoredRecord& main = *expected[result.sequence];
+          if (!mismatch && reward_json(result.reward) != main.reward) {
+            mismatch = describe(result.record) + ": " + reward_json(result.reward) + " instead of " + main.reward;
+          }
+        },
+        &cancel);
+    if (summary.cancelled) return std::nullopt;
+    if (mismatch) {
+      throw CommandError("the speed pass with " + std::to_string(threads) +
+                         " threads graded a record differently from the main pass (a thread count must never change "
+                         "a result; please report this): " + *mismatch);
+    }
+    repetition.steps += summary.steps;
+  } while (seconds_since(start) < min_time);
+  repetition.seconds = seconds_since(start);
+  return repetition;
+}
+
+// The run's workload: its own when it has one (a resumed run), else the baseline's when the run
+// still grades all of it, else chosen afresh; stored with the run.
+std::vector<WorkloadItem> pin_workload(const SweepConfig& config, Store& store, std::int64_t run,
+                                       const std::vector<StoredRecord>& stored,
+                                       const std::optional<std::vector<WorkloadItem>>& inherited) {
+  const RunInfo info = *store.run(run);
+  std::optional<std::vector<WorkloadItem>> own;
+  if (info.speed_workload) own = parse_workload(*info.speed_workload);
+  const std::vector<WorkloadItem> workload = choose_workload(stored, config.speed_records, own ? own : inherited);
+  if (!workload.empty()) store.set_speed_workload(run, workload_text(workload));
+  return workload;
+}
+
+void log_speed(const SpeedRow& row, int repeat) {
+  const MedianInterval interval = median_interval(row.rates());
+  spdlog::info("speed: {}, {}, {:.2f} M steps/s (median of {}; {:.0f}% interval {:.2f}..{:.2f})",
+               count_of(row.threads, "thread"), count_of(row.records, "record"), interval.median / 1e6, repeat, 100 * interval.confidence, interval.low / 1e6,
+               interval.high / 1e6);
 }
 
 }  // namespace
@@ -185,37 +227,56 @@ PassSummary grade_main_pass(const SweepConfig& config, Store& store, std::int64_
 }
 
 bool measure_speed(const SweepConfig& config, Store& store, std::int64_t run, bool quiet,
-                   const std::atomic<bool>& cancel) {
+                   const std::atomic<bool>& cancel, const std::optional<std::vector<WorkloadItem>>& inherited) {
   const std::vector<SpeedRow> measured = store.speed(run);
-  std::vector<StoredRecord> expected;
-  store.each_record(run, [&](StoredRecord&& record) {
-    expected.push_back(std::move(record));
-    return static_cast<std::int64_t>(expected.size()) < config.speed_records;
-  });
+  std::vector<SpeedRow> rows;
   for (const int threads : config.speed_threads) {
-    if (std::any_of(measured.begin(), measured.end(), [&](const SpeedRow& row) { return row.threads == threads; })) {
-      continue;
+    if (std::none_of(measured.begin(), measured.end(), [&](const SpeedRow& row) { return row.threads == threads; })) {
+      rows.push_back({threads, 0, 0, 0.0, {}});
     }
-    BatchOptions options;
-    options.run.threads = threads;
-    options.run.lockstep = config.batch;
-    options.cache_entries = 0;  // every record plays: the figure is the engine's, not the cache's
-    // The fastest of the repetitions: the one least slowed by whatever else the machine ran.
-    SpeedRow best{threads, 0, 0, 0.0};
-    for (int repetition = 0; repetition < config.speed_repeat; ++repetition) {
-      const std::optional<SpeedRow> row = time_records(config, threads, options, expected, cancel);
-      if (!row) return false;
-      if (best.seconds == 0.0 || row->seconds < best.seconds) best = *row;
+  }
+  if (rows.empty()) return true;
+  const std::vector<StoredRecord> stored = store.records(run);
+  const std::vector<WorkloadItem> workload = pin_workload(config, store, run, stored, inherited);
+  if (workload.empty()) {
+    spdlog::warn("no speed measured: no record of the run parsed, so there is no workload to time");
+    return true;
+  }
+  const std::vector<std::int64_t> seqs = workload_records(stored, workload);
+  const std::vector<BatchRecord> records = load_workload(config, seqs);
+  std::vector<const StoredRecord*> expected;
+  for (const std::int64_t seq : seqs) expected.push_back(&stored.at(static_cast<std::size_t>(seq)));
+  // Repetitions interleaved across thread counts, each round starting one further on, so that
+  // a slow spell of the machine or a warming cache is spread over all of them.
+  for (int repetition = 0; repetition < config.speed_repeat; ++repetition) {
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      SpeedRow& row = rows[(i + static_cast<std::size_t>(repetition)) % rows.size()];
+      BatchOptions options;
+      options.run.threads = row.threads;
+      options.run.lockstep = config.batch;
+      options.cache_entries = 0;  // every record plays: the figure is the engine's, not the cache's
+      const std::optional<SpeedRepetition> timed =
+          time_repetition(records, expected, row.threads, options, config.speed_min_time, cancel);
+      if (!timed) return false;
+      row.repetitions.push_back(*timed);
+      row.steps += timed->steps;
+      row.seconds += timed->seconds;
     }
-    store.add_speed(run, best);
-    if (!quiet) {
-      spdlog::info("speed: {}, {}, {:.2f} M steps/s (the fastest of {})", count_of(threads, "thread"),
-                   count_of(best.records, "record"),
-                   best.steps_per_second() / 1e6, config.speed_repeat);
-    }
-    if (best.seconds < kShortestMeasurement) {
-      spdlog::warn("speed at {} was measured over {:.3f} s only, too short to compare runs reliably: raise "
-                   "[speed] records", count_of(threads, "thread"), best.seconds);
+  }
+  if (config.speed_instructions && !store.run(run)->speed_instructions) {
+    const std::optional<std::int64_t> instructions =
+        count_instructions(this_executable(), records, config.batch, cancel);
+    if (!instructions) return false;
+    store.set_speed_instructions(run, *instructions);
+    if (!quiet) spdlog::info("speed: the workload takes {} instructions (callgrind, 1 thread)", *instructions);
+  }
+  for (SpeedRow& row : rows) {
+    row.records = static_cast<std::int64_t>(records.size());
+    store.add_speed(run, row);
+    if (!quiet) log_speed(row, config.speed_repeat);
+    if (row.shortest_seconds() < kShortestRepetition) {
+      spdlog::warn("speed at {}: a repetition took {:.3f} s only, too short to compare runs reliably: raise "
+                   "[speed] min_time", count_of(row.threads, "thread"), row.shortest_seconds());
     }
   }
   return true;

@@ -11,6 +11,7 @@
 #include "apps/batch/batch_inputs.hpp"
 #include "apps/cluster/shard_selection.hpp"
 #include "apps/sweep/config.hpp"
+#include "apps/sweep/speed_workload.hpp"
 #include "apps/sweep/store.hpp"
 
 namespace weightspace::app {
@@ -66,11 +67,12 @@ inline constexpr double kCommitSeconds = 1.0;
 PassSummary grade_main_pass(const SweepConfig& config, Store& store, std::int64_t run, bool quiet,
                             const std::atomic<bool>& cancel, const std::optional<ShardSpec>& shard = std::nullopt);
 
-// For each [speed] thread count the run has not measured: the run's first `records` records
-// graded again with that many threads and no cache, `repeat` times, each reward checked against
-// the main pass's (a thread count never changes a result); the fastest timing is stored. False
-// when cancelled.
+// For each [speed] thread count the run has not measured: the run's pinned speed workload
+// (speed_workload.hpp; `inherited` is the baseline run's) graded again with that many threads
+// and no cache, in [speed] repeat repetitions of at least [speed] min_time seconds, interleaved
+// across the thread counts; each reward is checked against the main pass's (a thread count never
+// changes a result). Every repetition is stored. False when cancelled.
 bool measure_speed(const SweepConfig& config, Store& store, std::int64_t run, bool quiet,
-                   const std::atomic<bool>& cancel);
+                   const std::atomic<bool>& cancel, const std::optional<std::vector<WorkloadItem>>& inherited);
 
 }  // namespace weightspace::app

@@ -180,6 +180,15 @@ std::string resume_hint(const SweepRequest& request, const Destination& where, s
   return "; weightspace sweep " + request.config + shard_flags + " --resume continues run " + std::to_string(run);
 }
 
+// The speed workload of the run's baseline, which the run times again when it still grades all
+// of it (so that compare judges the two on the same work).
+std::optional<std::vector<WorkloadItem>> baseline_workload(Store& store, const SweepConfig& config, std::int64_t run) {
+  const std::optional<std::int64_t> baseline = baseline_for(store, *store.run(run), config.baseline);
+  if (!baseline) return std::nullopt;
+  const std::optional<RunInfo> info = store.run(*baseline);
+  return info && info->speed_workload ? parse_workload(*info->speed_workload) : std::nullopt;
+}
+
 struct Graded {
   PassSummary pass;
   bool finished = false;  // false: stopped by a signal
@@ -194,8 +203,9 @@ Graded grade(const SweepConfig& config, Store& store, std::int64_t run, const Sw
   const StopOnSignals signals;
   try {
     graded.pass = grade_main_pass(config, store, run, request.quiet, stop_requested, where.shard);
-    graded.finished =
-        !graded.pass.cancelled && (where.shard || measure_speed(config, store, run, request.quiet, stop_requested));
+    graded.finished = !graded.pass.cancelled &&
+                      (where.shard || measure_speed(config, store, run, request.quiet, stop_requested,
+                                                    baseline_workload(store, config, run)));
     if (graded.finished && where.shard) {
       write_shard_meta(where.db, sweep_shard_meta(config, *where.shard, where.unsharded, true));
     }

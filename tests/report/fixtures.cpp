@@ -168,8 +168,20 @@ json sweep(std::size_t records, std::size_t regressions) {
   data["groups"] = groups;
   data["distributions"] = distributions;
   data["trend"] = trend;
-  data["speed"] =
-      json::array({{{"threads", 1}, {"steps_per_second", 1.21e7}}, {{"threads", 2}, {"steps_per_second", 2.33e7}}});
+  data["speed"] = json::array({{{"threads", 1},
+                                {"steps_per_second", 1.21e7},
+                                {"interval", {1.19e7, 1.23e7}},
+                                {"repetitions", 9},
+                                {"verdict", "not a regression: +0.4% (within the tolerance, p = 0.73)"}},
+                               {{"threads", 2},
+                                {"steps_per_second", 2.33e7},
+                                {"interval", {2.2e7, 2.4e7}},
+                                {"repetitions", 9},
+                                {"verdict", nullptr}}});
+  data["speed_judgement"] = {{"note", "speed compared on one machine: Test CPU, 2 cores, avx2; workload 4 records, "
+                                      "0123456789ab"},
+                             {"instructions", 1234567890},
+                             {"instructions_verdict", nullptr}};
   data["records"] = records_json;
   return data;
 }

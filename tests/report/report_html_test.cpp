@@ -200,6 +200,25 @@ TEST(ReportPage, TheThroughputTrendSaysWhatItPlots) {
   EXPECT_EQ(render_report_html(report_fixtures::first_run(10)).find("id=\"trend-own-scale\""), std::string::npos);
 }
 
+// The speed section: compare's note, the instruction count, and per thread count the median,
+// its interval, the repetitions and the verdict against the baseline (issue 33).
+TEST(ReportPage, SpeedShowsTheIntervalAndWhetherItWasJudged) {
+  const std::string page = render_report_html(report_fixtures::sweep(20, 0));
+  const std::size_t note = page.find("<p class=\"note\" id=\"speed-judgement\">speed compared on one machine: Test CPU");
+  ASSERT_NE(note, std::string::npos);
+  EXPECT_NE(page.find("<p class=\"note\" id=\"speed-instructions\">The workload takes 1234567890 instructions "
+                      "(callgrind).</p>",
+                      note),
+            std::string::npos);
+  const std::string_view speed = table(page, "speed-table");
+  EXPECT_NE(speed.find("<th>95% interval</th>"), std::string_view::npos);
+  EXPECT_NE(speed.find("<td>11.9 M .. 12.3 M</td><td class=\"num\">9</td>"
+                       "<td>not a regression: +0.4% (within the tolerance, p = 0.73)</td>"),
+            std::string_view::npos)
+      << speed;
+  EXPECT_NE(speed.find("<td>not compared</td>"), std::string_view::npos);
+}
+
 TEST(ReportPage, HostileTextStaysText) {
   const std::string page = render_report_html(report_fixtures::hostile());
   const std::string folded = lower(page);

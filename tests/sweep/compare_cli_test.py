@@ -51,13 +51,19 @@ class Compare(SweepCase):
         self.examples()
         self.config(extra="", games=("breakout", "freeway"))
         with open(os.path.join(self.dir, "nightly.toml"), "a", encoding="utf-8") as f:
-            f.write("[speed]\nthreads = [1]\nrecords = 4\nrepeat = 1\n")
+            f.write("[speed]\nthreads = [1]\nrecords = 4\nrepeat = 1\nmin_time = 0\n")
         self.db = os.path.join(self.dir, "weightspace.sqlite")
         for _ in range(2):
             self.sweep(os.path.join(self.dir, "nightly.toml"))
         # Run 2 timed exactly as run 1, so that only what a test changes differs.
         self.change("UPDATE speed SET steps = (SELECT steps FROM speed WHERE run_id = 1), "
-                     "seconds = (SELECT seconds FROM speed WHERE run_id = 1) WHERE run_id = 2")
+                     "seconds = (SELECT seconds FROM speed WHERE run_id = 1), "
+                     "repetitions = (SELECT repetitions FROM speed WHERE run_id = 1) WHERE run_id = 2")
+
+    def repetitions(self, run_id, seconds, steps=5_000_000):
+        """Gives run `run_id`'s speed row one repetition of `steps` steps per entry of `seconds`."""
+        self.change("UPDATE speed SET repetitions = ? WHERE run_id = ?", json.dumps([[steps, s] for s in seconds]),
+                    run_id)
 
     def change(self, sql, *parameters):
         self.execute(self.db, sql, *parameters)
@@ -101,14 +107,64 @@ class Compare(SweepCase):
         self.assertIn("answers changed (1; not regressions", result.stdout)
 
     def test_speed_is_judged_on_one_machine_only(self):
-        self.change("UPDATE speed SET seconds = seconds * 2 WHERE run_id = 2")
+        # No ties: the exact test.
+        self.repetitions(1, [0.500, 0.510, 0.490, 0.505, 0.520, 0.495, 0.480, 0.515, 0.485])
+        self.repetitions(2, [1.000, 1.020, 0.980, 1.010, 0.990, 1.005, 1.030, 0.970, 0.995])
         result = self.compare("1", "2", check=1)
-        self.assertRegex(result.stdout, r"speed +threads 1 .*\(-50\.0%, tolerance 10\.0%\)")
+        self.assertRegex(result.stdout, r"speed +threads 1 +10\.00 -> 5\.00 M steps/s \(-50\.0%, tolerance 10\.0%, "
+                                        r"p = 4\.11e-05\)")
+        self.assertRegex(result.stdout, r"\n +1 +10\.00 \[9\.71, 10\.31\] +5\.00 \[4\.90, 5\.10\] +-50\.0% "
+                                        r"\[-52\.5%, -47\.4%\] +9 / 9 +4\.11e-05 +regression: ")
+        speed = json.loads(self.compare("1", "2", "--json", check=1).stdout)["speed"]
+        [row] = speed["threads"]
+        self.assertEqual((row["verdict"], row["base_repetitions"], row["exact"], row["base_interval"], speed["gate"]),
+                         ("regression", 9, True, [5_000_000 / 0.515, 5_000_000 / 0.485], "wall_time"))
+        self.assertAlmostEqual(row["p_value"], 2 / 48620)  # 9 against 9, fully apart: 2 / C(18, 9)
         self.compare("1", "2", "--speed-tol", "60", check=0)
         self.change("UPDATE runs SET cpu_model = 'Another CPU' WHERE id = 2")
         result = self.compare("1", "2", check=0)
         self.assertIn("speed not compared: runs are from different machines (run 1: ", result.stdout)
         self.assertIn("run 2: Another CPU, ", result.stdout)
+
+    def test_a_slowdown_that_is_not_significant_too_short_or_too_noisy_is_not_a_regression(self):
+        self.repetitions(1, [0.50, 0.51, 0.49, 0.50, 0.52, 0.50, 0.48, 0.51, 0.50])
+        self.repetitions(2, [0.50, 0.51, 0.49, 0.50, 0.52, 0.50, 0.48, 0.51, 0.50][:4] + [0.9] * 5)
+        result = self.compare("1", "2", check=0)
+        self.assertRegex(result.stdout, r"not judged: too noisy \(a median's interval spans \d+\.\d%, more than 20\.0%\)")
+        self.repetitions(2, [0.1] * 9, steps=500_000)
+        self.assertIn("not judged: too short (0.100 s per repetition, need 0.2 s)", self.compare("1", "2", check=0).stdout)
+        self.repetitions(2, [0.5] * 4, steps=1_000_000)
+        self.assertIn("not judged: too few repetitions (4, need 5)", self.compare("1", "2", check=0).stdout)
+        self.repetitions(2, [0.53, 0.54, 0.52, 0.53, 0.55, 0.53, 0.51, 0.54, 0.53])
+        result = self.compare("1", "2", check=0)
+        self.assertRegex(result.stdout, r"not a regression: -5\.\d% \(within the tolerance, p = ")
+
+    def test_different_workloads_are_not_judged(self):
+        self.repetitions(1, [0.50] * 9)
+        self.repetitions(2, [1.00] * 9)
+        self.change("""UPDATE runs SET speed_workload = replace(speed_workload, '"episodes":2', '"episodes":3') """
+                    "WHERE id = 2")
+        result = self.compare("1", "2", check=0)
+        self.assertRegex(result.stdout, r"speed not judged: the runs timed different workloads \(run 1: 4 records, "
+                                        r"[0-9a-f]{12}; run 2: 4 records, [0-9a-f]{12}\)")
+        self.assertFalse(json.loads(self.compare("1", "2", "--json", check=0).stdout)["speed"]["compared"])
+
+    def test_the_instruction_count_gates_when_both_runs_have_it(self):
+        self.repetitions(1, [0.50, 0.51, 0.49, 0.50, 0.52, 0.50, 0.48, 0.51, 0.50])
+        self.repetitions(2, [1.00, 1.02, 0.98, 1.01, 0.99, 1.00, 1.03, 0.97, 1.00])
+        self.change("UPDATE runs SET speed_instructions = 1000000000")
+        # Wall time halved (a loaded machine) but the same instructions: judged, shown, not gated.
+        result = self.compare("1", "2", check=0)
+        self.assertIn("regression: -50.0%, beyond 10.0% and significant", result.stdout)
+        self.assertIn("instructions (callgrind, the speed gate; wall time above is judged, not gated): "
+                      "1000000000 -> 1000000000 (+0.00%, tolerance 1.0%)\n", result.stdout)
+        self.change("UPDATE runs SET speed_instructions = 1020000000 WHERE id = 2")
+        result = self.compare("1", "2", check=1)
+        self.assertRegex(result.stdout, r"speed +instructions +1000000000 -> 1020000000 \(\+2\.00%, tolerance 1\.0%\)")
+        document = json.loads(self.compare("1", "2", "--json", check=1).stdout)
+        self.assertEqual((document["speed"]["gate"], document["speed"]["instructions"]["regression"]),
+                         ("instructions", True))
+        self.compare("1", "2", "--instructions-tol", "3", check=0)
 
     def test_batch_files_as_operands(self):
         lines = []
@@ -221,8 +277,8 @@ class Compare(SweepCase):
     def test_a_version_1_database_is_migrated(self):
         old = self.older_store("v1.sqlite", SCHEMA_1, RUN_1_COLUMNS)
         result = run("runs", "--db", old, check=0)
-        self.assertIn(f"{old}: migrating the results store from schema version 1 to 3", result.stderr)
-        self.assertEqual(self.query(old, "PRAGMA user_version"), [(3,)])
+        self.assertIn(f"{old}: migrating the results store from schema version 1 to 4", result.stderr)
+        self.assertEqual(self.query(old, "PRAGMA user_version"), [(4,)])
         self.assertEqual(self.query(old, "PRAGMA journal_mode"), [("wal",)])
         self.assertEqual(self.query(old, "SELECT id, pinned FROM runs"), [(1, 0)])
         self.assertEqual(self.records(old, 1), self.records(self.db, 1))
@@ -234,12 +290,16 @@ class Compare(SweepCase):
 
     def test_a_version_2_database_is_migrated_with_no_places(self):
         old = self.older_store("v2.sqlite", SCHEMA_2, f"{RUN_1_COLUMNS}, 1",
-                               "INSERT INTO speed SELECT * FROM current.speed WHERE run_id = 1",
+                               "INSERT INTO speed SELECT run_id, threads, records, steps, seconds FROM current.speed "
+                               "WHERE run_id = 1",
                                # A failure of before: its place was never stored.
                                "UPDATE records SET error_kind = 'ValueError' WHERE seq = 3")
         result = run("runs", "--db", old, check=0)
-        self.assertIn(f"{old}: migrating the results store from schema version 2 to 3", result.stderr)
-        self.assertEqual(self.query(old, "PRAGMA user_version"), [(3,)])
+        self.assertIn(f"{old}: migrating the results store from schema version 2 to 4", result.stderr)
+        self.assertEqual(self.query(old, "PRAGMA user_version"), [(4,)])
+        # Speed measured before schema 4: one timing, no workload, no instruction count.
+        self.assertEqual(self.query(old, "SELECT repetitions FROM speed"), [(None,)])
+        self.assertEqual(self.query(old, "SELECT speed_workload, speed_instructions FROM runs"), [(None, None)])
         self.assertEqual(self.query(old, "SELECT id, pinned FROM runs"), [(1, 1)])
         self.assertEqual(self.query(old, "SELECT COUNT(*) FROM speed"), self.query(self.db, "SELECT COUNT(*) FROM speed "
                                                                                            "WHERE run_id = 1"))
@@ -249,9 +309,10 @@ class Compare(SweepCase):
         self.assertEqual(self.query(old, f"SELECT {columns} FROM records ORDER BY seq"),
                          self.query(self.db, f"SELECT {columns} FROM records WHERE run_id = 1 ORDER BY seq"))
         self.sweep(os.path.join(self.dir, "nightly.toml"), "--db", old)
-        # Speed is not what this checks (and two runs on a loaded machine may differ by 13%).
-        compared = run("compare", "1", "2", "--db", old, "--speed-tol", "100", check=0)
+        compared = run("compare", "1", "2", "--db", old, check=0)
         self.assertIn("no regression (40 records unchanged)", compared.stdout)
+        self.assertIn("speed not judged: the runs timed different workloads (run 1: none recorded (timed before "
+                      "schema 4); run 2: 4 records, ", compared.stdout)
         self.assertNotIn("migrating", run("runs", "--db", old, check=0).stderr)
 
     def test_a_failed_records_place_goes_from_the_sweep_to_compare_and_the_report(self):

@@ -20,7 +20,7 @@ shutil.copytree(os.path.join(examples, "answers"), os.path.join(work, "answers")
 with open(os.path.join(work, "nightly.toml"), "w", encoding="utf-8") as f:
     f.write('name = "nightly"\n[[answers]]\nname = "examples"\npaths = ["answers/"]\n'
             '[grade]\ngames = ["breakout", "freeway"]\nsources = ["original", "synth"]\nepisodes = [2]\n'
-            '[speed]\nthreads = [1, 2]\nrecords = 4\nrepeat = 1\n')
+            '[speed]\nthreads = [1, 2]\nrecords = 4\nrepeat = 1\nmin_time = 0\n')
 config = os.path.join(work, "nightly.toml")
 subprocess.run([binary, "sweep", config, "--quiet", "--report", os.path.join(out, "first.html")], check=True)
 subprocess.run([binary, "sweep", config, "--quiet", "--no-report"], check=True)
@@ -35,7 +35,8 @@ with connection:
     # 2 run 1's timings, so that the planted reward is the only regression.
     connection.execute("UPDATE speed SET steps = (SELECT steps FROM speed AS first WHERE first.run_id = 1 AND "
                        "first.threads = speed.threads), seconds = (SELECT seconds FROM speed AS first WHERE "
-                       "first.run_id = 1 AND first.threads = speed.threads) WHERE run_id = 2")
+                       "first.run_id = 1 AND first.threads = speed.threads), repetitions = (SELECT repetitions "
+                       "FROM speed AS first WHERE first.run_id = 1 AND first.threads = speed.threads) WHERE run_id = 2")
 connection.close()
 subprocess.run([binary, "report", "2", "--baseline", "1", "--db", database, "-o", os.path.join(out, "regression.html")],
                check=True)

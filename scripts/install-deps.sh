@@ -7,6 +7,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libtbb-dev libeigen3-dev nlohmann-json3-dev libspdlog-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev nettle-dev libutf8proc-dev libsqlite3-dev libtomlplusplus-dev
+  libcpp-httplib-dev  # weightspace serve's HTTP (docs/serving.md)
   python3 python3-numpy python3-dev pybind11-dev python3-pytest python3-pip python3-venv python3-setuptools help2man dpkg-dev
 )
 if [[ "${WEIGHTSPACE_FUZZ:-OFF}" == "ON" ]]; then packages+=(clang libclang-rt-14-dev); fi

@@ -281,7 +281,7 @@ struct Server::Impl {
       refuse(res, 500, message);
       metrics.record(endpoint_of(req.path), 500, 0.0);
     });
-    get("/healthz", [this](Response& res) { answer(res, 200, "{\"status\": \"ok\"}"); });
+    get("/healthz", [](Response& res) { answer(res, 200, "{\"status\": \"ok\"}"); });
     get("/readyz", [this](Response& res) {
       if (draining.load()) return refuse(res, 503, "the server is shutting down");
       answer(res, 200, "{\"status\": \"ready\"}");

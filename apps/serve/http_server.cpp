@@ -2,6 +2,7 @@
 #include "apps/serve/http_server.hpp"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <charconv>
@@ -45,13 +46,22 @@ std::string message_of(Outcome outcome) {
   }
 }
 
+// cpp-httplib 0.11 listens with a backlog of 5 (CPPHTTPLIB_LISTEN_BACKLOG, fixed when Debian
+// compiled it): 64 clients connecting at once overflowed it, and the kernel reset connections
+// whose handshake it had completed with SYN cookies. The listening socket is a protected member,
+// and listen() again on it only changes the backlog.
+class HttpServer : public httplib::Server {
+ public:
+  void set_backlog(int backlog) { ::listen(svr_sock_, backlog); }
+};
+
 }  // namespace
 
 struct Server::Impl {
   ServerOptions options;
   GradingService service;
   Metrics metrics;
-  httplib::Server http;
+  HttpServer http;
   std::atomic<bool> draining{false};
 
   explicit Impl(ServerOptions chosen) : options(std::move(chosen)), service(options.service) { routes(); }
@@ -317,6 +327,7 @@ int Server::bind() {
   if (port < 0) {
     throw std::runtime_error("cannot listen on " + impl.options.host + ":" + std::to_string(impl.options.port));
   }
+  impl.http.set_backlog(std::max(impl.options.connections, 128));
   return port;
 }
 

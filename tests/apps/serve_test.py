@@ -371,6 +371,16 @@ class QueueAndCancellation(unittest.TestCase):
             self.assertEqual(metric(server.metrics(), "weightspace_requests_total", endpoint="/v1/grade_many",
                                     status="499"), 1)
 
+    def test_504_past_the_deadline(self):
+        with Server("--threads", "1", "--deadline", "1", "--max-episodes", "1000000") as server:
+            # The first record plays about 20 M steps (more than a second); the second waits for it.
+            records = [{"answer": long_answer(i), "game": "breakout", "episodes": 40000} for i in range(2)]
+            status, _, text = server.post("/v1/grade_many", records)
+            self.assertEqual(status, 504, text)
+            self.assertIn("deadline", json.loads(text)["error"])
+            samples = self.wait_for(server, lambda s: metric(s, "weightspace_in_flight") == 0)
+            self.assertEqual(metric(samples, "weightspace_dropped_total"), 1)  # the second never started
+
     def test_sigterm_drains_the_requests_in_flight(self):
         server = Server("--threads", "1")
         try:

@@ -124,6 +124,7 @@ int main(int argc, char** argv) {
       {"games", weightspace::app::add_games_command},     {"conform", weightspace::app::add_conform_command},
       {"sweep", weightspace::app::add_sweep_command},     {"runs", weightspace::app::add_runs_command},
       {"compare", weightspace::app::add_compare_command}, {"report", weightspace::app::add_report_command},
+      {"serve", weightspace::app::add_serve_command},
   };
   const std::string_view first = argc > 1 ? argv[1] : "";
   const auto named = std::find_if(std::begin(kCommands), std::end(kCommands),

@@ -21,6 +21,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libtbb-dev libeigen3-dev nlohmann-json3-dev libspdlog-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev nettle-dev libutf8proc-dev libsqlite3-dev libtomlplusplus-dev
+  libcpp-httplib-dev  # weightspace serve's HTTP (docs/serving.md)
   python3 python3-numpy python3-dev pybind11-dev help2man dpkg-dev nodejs
 )
 # NodeSource's nodejs carries npm and conflicts with Debian's npm package: only add npm when missing.

@@ -22,5 +22,7 @@ void add_sweep_command(CLI::App& app);
 void add_runs_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_report_command(CLI::App& app);
+// apps/serve/: grading over HTTP.
+void add_serve_command(CLI::App& app);
 
 }  // namespace weightspace::app

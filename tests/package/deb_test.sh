@@ -11,7 +11,7 @@ trap 'rm -rf "$work"' EXIT
 deb=$(ls "$work"/package/weightspace_*.deb)
 depends=$(dpkg-deb --field "$deb" Depends)
 echo "Depends: $depends"
-for library in libtbb libnettle libutf8proc libstdc++ python3-numpy; do
+for library in libtbb libnettle libutf8proc libstdc++ python3-numpy libcpp-httplib; do
   [[ $depends == *"$library"* ]] || { echo "Depends lacks $library" >&2; exit 1; }
 done
 apt-get install --simulate --no-install-recommends "$deb" >"$work/apt.log" 2>&1 || { cat "$work/apt.log" >&2; exit 1; }

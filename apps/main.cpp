@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
            weightspace::app::kGitRevision + "\nbuild: " + weightspace::app::kBuildFlags +
            "\nSIMD level (chosen at run time): " + weightspace::simd_level_name(weightspace::best_simd_level());
   });
-  // Building the options of all fourteen commands, and freeing them at exit, cost 0.7-0.8 ms
+  // Building the options of all the commands, and freeing them at exit, cost 0.7-0.8 ms
   // of every process (docs/performance.md, "Process start"): a call that names its command
   // exactly builds that command alone. Help, --version and anything else build them all.
   struct Command {

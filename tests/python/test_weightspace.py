@@ -200,6 +200,13 @@ def test_ctrl_c_stops_a_one_thread_grade_promptly(call):
     assert latency < 2.0
 
 
+def test_counts_past_the_machines_memory_raise_memory_error():
+    # Issue 34: no score for a request this machine cannot hold (the grader would still be
+    # playing); the MemoryError names the limit.
+    with pytest.raises(MemoryError, match="a limit of this machine"):
+        weightspace.grade_answer("breakout", "original", answer("b3[0] = 1"), 0xFFFFFFFF - 7919 + 1)
+
+
 def test_bad_arguments_fail_as_verify_py_does():
     good = answer("b3[0] = 1")
     score, metadata = weightspace.grade_answer("pong", "original", good, 3)

@@ -222,6 +222,7 @@ BatchSummary BatchGrader::run(const std::function<std::optional<BatchRecord>()>&
     const Rollout& rollout = job->rollout ? job->rollout->rollout : none;
     result.reward = make_reward(result.record.request, job->parse->parsed, rollout);
     result.steps = rollout.steps;
+    result.refused = rollout.refused;
     job->rollout.reset();
     job->parse.reset();
     ++summary.records;

@@ -33,6 +33,14 @@ Rollout failed_rollout(std::string kind, std::string message) {
   return failed_rollout(PythonError{std::move(kind), std::move(message)});
 }
 
+// A request past what this machine can hold: no score (the grader would still be playing),
+// so the rollout says so, and the message names the limit and whose it is.
+Rollout refused_rollout(const std::string& limit) {
+  Rollout rollout = failed_rollout("MemoryError", "not graded, a limit of this machine (not of the answer): " + limit);
+  rollout.refused = true;
+  return rollout;
+}
+
 bool known_game(const GradeRequest& request) {
   return with_game(request.source, request.game, [](const auto&) {});
 }
@@ -168,13 +176,13 @@ Rollout play(const Policy& policy, const GradeRequest& request, std::vector<Epis
   // all of them; past half the machine's memory that would end in the OOM killer, not an error.
   const std::size_t held = memory_for_results() / sizeof(EpisodeResult);
   if (count > held) {
-    return failed_rollout("MemoryError", std::to_string(count) + " episodes: weightspace holds every episode's result "
-                                         "until the mean, and this machine has room for " + std::to_string(held));
+    return refused_rollout(std::to_string(count) + " episodes: weightspace holds every episode's result until the "
+                           "mean, and half this machine's memory has room for " + std::to_string(held));
   }
   try {
     episodes.resize(count);
   } catch (const std::bad_alloc&) {
-    return failed_rollout("MemoryError", "cannot hold the results of " + std::to_string(count) + " episodes");
+    return refused_rollout("no memory for the results of " + std::to_string(count) + " episodes");
   }
   try {
     with_game(request.source, request.game, [&](const auto& entry) {  // known: checked above
@@ -229,6 +237,7 @@ Grade grade(const GradeRequest& request, std::string_view answer) {
   const ParsedAnswer parsed = parse_answer(answer);
   const Rollout rollout = parsed.success ? play(parsed.weights, request, result.episodes) : Rollout{};
   result.reward = make_reward(request, parsed, rollout);
+  result.refused = rollout.refused;
   return result;
 }
 

@@ -31,6 +31,9 @@ struct Rollout {
   double score_cap = 0.0;
   std::int64_t steps = 0;  // episode lengths summed
   std::optional<PythonError> error;  // set exactly when !played
+  // Not played because this machine cannot hold it (error: MemoryError naming the limit).
+  // No answer's fault and no grade: the grader would still be playing.
+  bool refused = false;
 };
 
 // The two halves of grade(). play() stores each episode's result in `episodes` (resized to

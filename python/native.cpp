@@ -164,6 +164,9 @@ py::tuple grade_answer(const py::str& game, const py::str& source, const py::str
   const GradeRequest request = request_of(game, source, episodes, threads, cancel);
   const std::string text_of_answer = utf8(answer);
   const Grade result = interruptible(cancel, [&] { return grade(request, text_of_answer); });
+  // Past this machine's limits there is no score to return: the MemoryError the grader would
+  // die with, naming the limit.
+  if (result.refused) raise_answer_error(*result.reward.error);
   return reward_tuple(result.reward, game, source, episodes);
 }
 

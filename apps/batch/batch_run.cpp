@@ -21,6 +21,7 @@
 #include "apps/batch/resume.hpp"
 #include "apps/batch/sinks.hpp"
 #include "apps/cli/errors.hpp"
+#include "apps/cli/file_lock.hpp"
 #include "apps/cli/files.hpp"
 #include "apps/cli/grade_options.hpp"
 #include "apps/cli/interrupt.hpp"
@@ -228,6 +229,19 @@ void log_summary(const BatchSummary& summary, double seconds, std::uint64_t resu
                summary.cached, resumed > 0 ? ", after " + std::to_string(resumed) + " resumed" : "");
 }
 
+// One process writes an output at a time: two batches (two --resume of one output) would
+// interleave their lines, and a merge must not read a shard half-written. Held until the
+// process ends; nullptr for standard output, a FIFO or a device.
+std::unique_ptr<FileLock> lock_output(const std::string& out) {
+  if (!FileLock::lockable(out)) return nullptr;
+  auto lock = std::make_unique<FileLock>(out, FileLock::Kind::Exclusive);
+  if (!lock->held()) {
+    throw CommandError(out + " is in use by another weightspace process (a batch writing it or a merge reading it); "
+                       "one batch writes a file at a time");
+  }
+  return lock;
+}
+
 // Grades `records` into the options' outputs, after what --resume finds there.
 void grade(const BatchRunOptions& options, const std::string& given_out, const BatchDefaults& defaults,
            const std::optional<ShardSpec>& shard, Records& records, InterruptReport& interrupt) {
@@ -241,6 +255,7 @@ void grade(const BatchRunOptions& options, const std::string& given_out, const B
 
   std::error_code error;
   const bool resuming = options.resume && std::filesystem::is_regular_file(options.out, error);
+  const std::unique_ptr<FileLock> lock = lock_output(options.out);  // after `resuming`: it creates the file
   // A refused resume (a UsageError from check_output) changes no file: the checks come first.
   const std::uint64_t resumed =
       resuming ? check_output(options.out, !options.no_timings,

@@ -2,6 +2,7 @@
 // `weightspace grade`: verify.grade_answer for one answer; prints the reward JSON.
 
 #include <iostream>
+#include <utility>
 
 #include "apps/batch/answer_input.hpp"
 #include "apps/commands/commands.hpp"
@@ -43,7 +44,10 @@ void add_grade_command(CLI::App& app) {
       reward.episodes = BigInt(options->request.episodes);
       reward.error = loaded.error->error();
     } else {
-      reward = grade_and_report(options->request, loaded.answer, options->flags).reward;
+      Grade graded = grade_and_report(options->request, loaded.answer, options->flags);
+      // Past this machine's limits is no score: no reward.json, a non-zero exit naming the limit.
+      if (graded.refused) throw CommandError(graded.reward.error->message);
+      reward = std::move(graded.reward);
     }
     if (reward.error) std::cerr << error_place_line(options->source.path(), loaded.answer, *reward.error) << '\n';
     warn_if_unknown_game(options->request);

@@ -6,12 +6,18 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <filesystem>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "apps/batch/batch_merge.hpp"
 #include "apps/cli/errors.hpp"
+#include "apps/cli/file_lock.hpp"
 #include "apps/cluster/shard_set.hpp"
 #include "apps/commands/commands.hpp"
+#include "apps/sweep/sweep_lock.hpp"
 #include "apps/sweep/sweep_shard.hpp"
 #include "apps/cli/plural.hpp"
 
@@ -37,10 +43,32 @@ bool sweep_shards(const std::vector<ShardOutput>& given) {
   return sweep;
 }
 
+// A shard still running holds its output (a batch's JSONL locked, a sweep's database by its
+// sweep lock): merged now it would be refused as unfinished, or read half-written. The batch
+// shards stay locked shared while the merge reads them, so none starts writing meanwhile.
+std::vector<std::unique_ptr<FileLock>> refuse_shards_in_use(const std::vector<std::string>& paths) {
+  std::vector<std::unique_ptr<FileLock>> locks;
+  for (const std::string& path : paths) {
+    if (const std::optional<pid_t> holder = SweepLock::holder(path)) {
+      throw CommandError(path + " is still being written by its sweep (process " + std::to_string(*holder) +
+                         "); merge once every shard has finished");
+    }
+    std::error_code error;  // a missing shard is read_shard_outputs' to name
+    if (!std::filesystem::is_regular_file(path, error) || is_sqlite_file(path)) continue;
+    locks.push_back(std::make_unique<FileLock>(path, FileLock::Kind::Shared));
+    if (!locks.back()->held()) {
+      throw CommandError(path + " is still being written by its shard (a batch holds it); merge once every shard "
+                         "has finished");
+    }
+  }
+  return locks;
+}
+
 void merge(const Options& options) {
   const std::string& out = options.batch.out;
   if (options.shards.empty()) throw UsageError("no shard outputs: give every shard's --out file");
   if (out == "-") throw UsageError("--out must name a file: the merge is written whole, then renamed into place");
+  const std::vector<std::unique_ptr<FileLock>> locks = refuse_shards_in_use(options.shards);
   std::vector<ShardOutput> given = read_shard_outputs(options.shards, out);
   const bool sweep = sweep_shards(given);
   const auto start = std::chrono::steady_clock::now();

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <utility>
 
 #include "apps/batch/answer_input.hpp"
 #include "apps/commands/commands.hpp"
@@ -77,7 +78,10 @@ void add_verify_command(CLI::App& app) {
       reward.source = request.source;
       reward.error = loaded->error->error();
     } else {
-      reward = grade_and_report(request, loaded->answer, options->flags).reward;
+      Grade graded = grade_and_report(request, loaded->answer, options->flags);
+      // As the grader when it dies: no reward.json; the limit named, a non-zero exit.
+      if (graded.refused) throw CommandError(graded.reward.error->message);
+      reward = std::move(graded.reward);
     }
     if (reward.error) std::cerr << error_place_line(options->trajectory, loaded->answer, *reward.error) << '\n';
     reward.episodes = episodes;

@@ -36,6 +36,7 @@ struct BatchResult {
   bool cached = false;         // the rollout was reused from an earlier record
   double seconds = 0.0;        // this record's parse and rollout
   std::int64_t steps = 0;      // the rollout's episode lengths summed (also when cached)
+  bool refused = false;        // past this machine's limits, not graded: Grade::refused
 };
 
 struct BatchOptions {

@@ -31,6 +31,10 @@ struct EpisodeResult {
 struct Grade {
   Reward reward;                         // what verify.grade_answer returns
   std::vector<EpisodeResult> episodes;   // by episode index; empty when the answer failed
+  // The request is past this machine's limits (the reward's error, a MemoryError, names the
+  // limit): not a grade the grader would give, nor the answer's fault. A command line exits
+  // non-zero instead of writing the reward.
+  bool refused = false;
 };
 
 // A draw within this distance of a cdf edge (the cdf spans 0..1) could have picked another

@@ -26,8 +26,9 @@ struct RunOptions {
   // threads' last lockstep runs end closer together (docs/performance.md).
   int lockstep = 32;
   bool track_margins = false;
-  // Once *cancel is true no further episode starts (those playing finish, a few ms at most) and
-  // the rollout reports the interruption instead of a score. For Ctrl-C in the Python module.
+  // Once *cancel is true no further episode starts, those playing stop at their next step
+  // (microseconds), and the rollout reports the interruption instead of a score. For Ctrl-C in
+  // the Python module, sweep and batch.
   const std::atomic<bool>* cancel = nullptr;
   // `always` and `never` are for tests and benchmarks: no choice changes a result.
   PolicyMemoUse memo = PolicyMemoUse::automatic;

@@ -187,8 +187,11 @@ def grade_answer(game: str, source: str, answer: str, episodes: int = 1000, *,
     if type(game) is str and type(source) is str and type(answer) is str and isinstance(episodes, int):
         # Beyond the seeds numpy accepts the count only decides the error; the metadata keeps
         # the caller's object (True stays True, as json.dumps writes it).
-        score, metadata = _native.grade_answer(game, source, answer, max(min(int(episodes), _MAX_EPISODES + 1), -1),
-                                               workers)
+        try:
+            score, metadata = _native.grade_answer(game, source, answer,
+                                                   max(min(int(episodes), _MAX_EPISODES + 1), -1), workers)
+        except _native.AnswerError as error:  # a count past this machine's memory: MemoryError, no score
+            raise _exception(*error.args) from None
         metadata["episodes"] = episodes
         return score, metadata
     # Arguments of other types fail where verify.py's would, with its exception.

@@ -155,13 +155,45 @@ class Resources(unittest.TestCase):
         self.assertEqual(result.returncode, 2)
         self.assertIn("not in range 0 to 1024", result.stderr.decode())
         self.assertLess(len(run("grade", "--game", "breakout", "--threads", "-1", ANSWER).stderr), 200)
-        huge = reward(run("grade", "--game", "breakout", "--episodes", "4294959377", ANSWER))
-        self.assertEqual(huge["parse_success"], 0.0)
-        self.assertIn("holds every episode's result", huge["error"])
+        self.check_refusals_are_no_scores()
         typo = run("grade", "--game", "brakeout", "--episodes", "100000000", ANSWER)
         self.assertEqual((typo.returncode, reward(typo)["parse_success"]), (0, 0.0))
         self.assertIn("did you mean 'breakout'", typo.stderr.decode())
         self.assertEqual(run("grade", "--game", "breakout", "--episodes", "4294959378", ANSWER).returncode, 2)
+
+    def check_refusals_are_no_scores(self):
+        """Issue 34 item 3: more episodes than this machine can hold the results of is no score
+        (the grader would still be playing): exit 1 naming the limit, no reward.json, the old
+        --out intact; in a batch, that record's error, marked as no fault of the answer."""
+        limit = "not graded, a limit of this machine (not of the answer): 4294959377 episodes"
+        with tempfile.TemporaryDirectory() as folder:
+            out = os.path.join(folder, "reward.json")
+            with open(out, "w") as f:
+                f.write("old")
+            huge = run("grade", "--game", "breakout", "--episodes", "4294959377", "--out", out, ANSWER)
+            self.assertEqual((huge.returncode, huge.stdout), (1, b""))
+            self.assertIn(limit, huge.stderr.decode())
+            with open(out) as f:
+                self.assertEqual(f.read(), "old")
+            trajectory = os.path.join(folder, "trajectory.json")
+            with open(ANSWER) as f:
+                json.dump({"steps": [{"messages": [{"role": "assistant", "content": f.read()}]}]},
+                          open(trajectory, "w"))
+            written = os.path.join(folder, "verifier", "reward.json")
+            environment = dict(os.environ, WEIGHT_SPACE_GAME="breakout", WEIGHT_SPACE_SOURCE="original",
+                               WEIGHT_SPACE_EPISODES="4294959377")
+            verify = subprocess.run([BINARY, "verify", "--trajectory", trajectory, "--reward", written],
+                                    env=environment, capture_output=True, preexec_fn=limits, timeout=120)
+            self.assertEqual(verify.returncode, 1)
+            self.assertIn(limit, verify.stderr.decode())
+            self.assertFalse(os.path.exists(written))
+            manifest = os.path.join(folder, "m.jsonl")
+            with open(manifest, "w") as f:
+                f.write(json.dumps({"id": "huge", "answer_path": ANSWER, "episodes": 4294959377}) + "\n")
+            batch = run("batch", manifest, "--game", "breakout", "--no-timings")
+            line = json.loads(batch.stdout)
+            self.assertEqual(line["error_kind"], "MemoryError")
+            self.assertTrue(line["reward"]["error"].startswith(limit), line["reward"]["error"])
 
     def test_unbounded_inputs_stop_at_the_limit(self):
         small = ("--max-input-bytes", "1MiB")

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <numeric>
 
@@ -186,6 +187,48 @@ TEST(Scheduler, BatchesAreReusableAfterAGameError) {
       ASSERT_EQ(after[i].score, before[i].score) << "threads " << threads << " episode " << i;
       ASSERT_EQ(after[i].length, before[i].length) << "threads " << threads << " episode " << i;
     }
+  }
+}
+
+// A game of 50-step episodes whose 10th step of all raises the run's cancel flag, as Ctrl-C
+// would: the point in the run is fixed, so the test does not depend on timing.
+struct Cancelling {
+  static constexpr std::string_view name = "cancelling";
+  static constexpr int channels = 1;
+  static constexpr std::array<std::uint8_t, 1> observation_masks = {1};
+  static inline std::atomic<bool> cancel{false};
+  static inline std::atomic<std::int64_t> steps{0};
+
+  explicit Cancelling(bool) {}
+  void reset(RandomState&) { step_ = 0; }
+  StepResult act(int, RandomState&) {
+    if (steps.fetch_add(1, std::memory_order_relaxed) + 1 == 10) cancel.store(true);
+    return {1, ++step_ >= 50};
+  }
+  template <class Cell>
+  void paint(Cell&& cell) const {
+    cell(static_cast<int>(step_ % 10), 0, 0);
+  }
+
+ private:
+  std::int64_t step_ = 0;
+};
+
+// A cancel stops the run within a step, although the guided schedule handed the thread half
+// of the episodes (50,000) at once: none of the episodes playing then finishes, none starts.
+TEST(Scheduler, CancelStopsWithinAStepOfTheThreadsRun) {
+  const Weights weights = testing::golden_weight_set(0);
+  for (const int threads : {1, 2}) {
+    Cancelling::cancel = false;
+    Cancelling::steps = 0;
+    std::vector<EpisodeResult> results(100'000);
+    RunOptions options{threads, 32, false};
+    options.cancel = &Cancelling::cancel;
+    run_episodes<Cancelling>(weights, results, options);
+    const auto finished = std::count_if(results.begin(), results.end(), [](const EpisodeResult& r) { return r.length > 0; });
+    EXPECT_EQ(finished, 0) << "threads " << threads;
+    // Each thread notices at its next step: at most one step of each of its 32 slots more.
+    EXPECT_LE(Cancelling::steps.load(), 10 + 2 * 32 * threads) << "threads " << threads;
   }
 }
 

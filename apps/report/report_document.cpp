@@ -56,20 +56,10 @@ std::string million(double steps_per_second) {
   return text;
 }
 
-std::string significance(double p) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", p);
-  return text;
-}
-
-// "instructions 1.02e+09 -> 1.03e+09 (+0.98%, tolerance 1.0%): not a regression".
+// "instructions 1234567 -> 1250000 (+1.26%, tolerance 1.0%): not a regression".
 std::string instructions_verdict(const Comparison& comparison) {
-  const InstructionChange& change = comparison.instructions;
-  char text[200];
-  std::snprintf(text, sizeof text, "instructions %lld -> %lld (%+.2f%%, tolerance %.1f%%): %s",
-                static_cast<long long>(change.base), static_cast<long long>(change.now), 100.0 * change.change,
-                100.0 * comparison.instruction_tolerance, change.regression ? "regression" : "not a regression");
-  return text;
+  return "instructions " + instructions_detail(comparison) + ": " +
+         (comparison.instructions.regression ? "regression" : "not a regression");
 }
 
 // Each thread count's median steps/s with its interval and repetitions, and the verdict against
@@ -191,7 +181,7 @@ json report_data(Store& store, std::int64_t id, std::optional<std::int64_t> base
                                             million(speed.new_steps_per_second) + " steps/s at " +
                                             std::to_string(speed.threads) + " threads, beyond the " +
                                             std::to_string(static_cast<int>(std::lround(100 * speed_tolerance))) +
-                                            "% tolerance, p = " + significance(speed.judgement.test.p)}});
+                                            "% tolerance, p = " + p_value_text(speed.judgement.test.p)}});
     }
     if (comparison->instructions.regression) {
       regressions.push_back({{"kind", "speed"},

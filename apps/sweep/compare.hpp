@@ -94,5 +94,9 @@ nlohmann::json run_json(const RunInfo& run);
 std::string record_id(const StoredRecord& record);
 // A number for JSON: NaN and infinities become null (strict JSON has no NaN).
 nlohmann::json number_or_null(double value);
+// A test's p value as compare prints it ("0.0412").
+std::string p_value_text(double p);
+// The instruction counts compared: "1234567 -> 1250000 (+1.26%, tolerance 1.0%)".
+std::string instructions_detail(const Comparison& comparison);
 
 }  // namespace weightspace::app

@@ -58,20 +58,6 @@ std::string millions_with_interval(const MedianInterval& side) {
   return fixed(side.median / 1e6, 2) + " [" + fixed(side.low / 1e6, 2) + ", " + fixed(side.high / 1e6, 2) + "]";
 }
 
-std::string significant(double p) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", p);
-  return text;
-}
-
-// "1234567 -> 1250000 (+1.26%, tolerance 1.0%)".
-std::string instructions_detail(const Comparison& comparison) {
-  const InstructionChange& change = comparison.instructions;
-  char text[160];
-  std::snprintf(text, sizeof text, "%lld -> %lld (%+.2f%%, tolerance %.1f%%)", static_cast<long long>(change.base),
-                static_cast<long long>(change.now), 100.0 * change.change, 100.0 * comparison.instruction_tolerance);
-  return text;
-}
 
 std::string side_line(const char* which, const RunRecords& side) {
   std::string line = std::string(which) + side.label;
@@ -175,7 +161,7 @@ std::string comparison_table(const RunRecords& base, const RunRecords& now, cons
       table.add({"speed", "threads " + std::to_string(change.threads), "", "", "",
                  fixed(change.base_steps_per_second / 1e6, 2) + " -> " + fixed(change.new_steps_per_second / 1e6, 2) +
                      " M steps/s (" + signed_fixed(100 * change.change, 1, "%") + ", tolerance " +
-                     fixed(100 * comparison.speed_tolerance, 1) + "%, p = " + significant(change.judgement.test.p) +
+                     fixed(100 * comparison.speed_tolerance, 1) + "%, p = " + p_value_text(change.judgement.test.p) +
                      ")"});
     }
     if (comparison.instructions.regression) {
@@ -206,7 +192,7 @@ std::string comparison_table(const RunRecords& base, const RunRecords& now, cons
                  signed_fixed(100 * change.change, 1, "%") + " [" + signed_fixed(100 * judged.change_low, 1, "%") +
                      ", " + signed_fixed(100 * judged.change_high, 1, "%") + "]",
                  std::to_string(change.base_repetitions) + " / " + std::to_string(change.new_repetitions),
-                 significant(judged.test.p), judged.reason + (change.regression ? "  REGRESSION" : "")});
+                 p_value_text(judged.test.p), judged.reason + (change.regression ? "  REGRESSION" : "")});
     }
     out += speed.text();
     if (comparison.instructions.compared) {
@@ -277,6 +263,20 @@ nlohmann::json comparison_json(const RunRecords& base, const RunRecords& now, co
                                   {"regression", instructions.regression}}
                  : nlohmann::json(nullptr)},
             {"threads", speed}}}};
+}
+
+std::string p_value_text(double p) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", p);
+  return text;
+}
+
+std::string instructions_detail(const Comparison& comparison) {
+  const InstructionChange& change = comparison.instructions;
+  char text[160];
+  std::snprintf(text, sizeof text, "%lld -> %lld (%+.2f%%, tolerance %.1f%%)", static_cast<long long>(change.base),
+                static_cast<long long>(change.now), 100.0 * change.change, 100.0 * comparison.instruction_tolerance);
+  return text;
 }
 
 }  // namespace weightspace::app

@@ -6,10 +6,14 @@ Runs RUNS sweeps of identical code and config into one store, with a CPU hog (on
 core) during a random half of them, and compares every consecutive pair with `weightspace
 compare`: each must exit 0 (no regression). With --slow-binary, one more sweep by that binary (a
 genuinely slower build, e.g. cmake -DWEIGHTSPACE_TEST_SLOWDOWN=25) under the hog must be flagged
-by both the instruction count and the statistical wall-time test. Prints one line per comparison
-and a summary; exit 0 when the proof holds, 1 when it does not, 2 on bad arguments.
+by both the instruction count and a statistical time test (CPU time or wall time; both are shown). --no-hog runs everything on
+the quiet machine; --hog-always runs every sweep (the slower build's and its baseline's too)
+under the hog, a steadily loaded machine; --hog-loops sets the busy loops (default: one per
+core). Prints one line per comparison and a summary; exit 0 when the proof holds, 1 when it does
+not, 2 on bad arguments.
 
-usage: bench/speed_gate_proof.py BINARY [--runs 20] [--slow-binary SLOW] [--no-hog] [--seed 1]
+usage: bench/speed_gate_proof.py BINARY [--runs 20] [--slow-binary SLOW]
+         [--no-hog | --hog-always] [--hog-loops N] [--seed 1]
          [--records 4] [--episodes 20] [--repeat 9] [--min-time 0.5] [--threads 1,2] [--speed-tol 10]
          [--keep DIR]
 """
@@ -35,13 +39,14 @@ def config_text(args):
 
 
 class Hog:
-    """One busy loop per core, started and stopped by this script only (by their own pids)."""
+    """LOOPS busy loops, started and stopped by this script only (by their own pids)."""
 
-    def __init__(self):
+    def __init__(self, loops):
+        self.loops = loops
         self.processes = []
 
     def __enter__(self):
-        for _ in range(os.cpu_count() or 1):
+        for _ in range(self.loops):
             self.processes.append(subprocess.Popen([sys.executable, "-c", "while True: pass"]))
         return self
 
@@ -51,10 +56,10 @@ class Hog:
             process.wait()
 
 
-def sweep(binary, folder, hogged):
+def sweep(binary, folder, hogged, loops):
     command = [binary, "sweep", os.path.join(folder, "proof.toml"), "--quiet", "--no-report"]
     if hogged:
-        with Hog():
+        with Hog(loops):
             result = subprocess.run(command, capture_output=True, text=True, timeout=SWEEP_TIMEOUT)
     else:
         result = subprocess.run(command, capture_output=True, text=True, timeout=SWEEP_TIMEOUT)
@@ -73,18 +78,21 @@ def compare(binary, folder, base, new, speed_tol):
     instructions = speed["instructions"]
     walls = [f'{row["threads"]}t {100 * row["change"]:+.1f}% p={row["p_value"]:.2g} {row["verdict"]}'
              for row in speed["threads"]]
+    cpus = [f'{row["threads"]}t {100 * row["cpu"]["change"]:+.1f}% p={row["cpu"]["p_value"]:.2g} {row["cpu"]["verdict"]}'
+            for row in speed["threads"] if row["cpu"]]
     summary = {"exit": result.returncode, "compared": speed["compared"], "gate": speed["gate"],
                "instructions": None if instructions is None else instructions["change"],
                "instruction_regression": bool(instructions and instructions["regression"]),
                "wall_regression": any(row["verdict"] == "regression" for row in speed["threads"]),
-               "wall": "; ".join(walls)}
+               "cpu_regression": any(row["cpu"] and row["cpu"]["verdict"] == "regression" for row in speed["threads"]),
+               "wall": "; ".join(walls), "cpu": "; ".join(cpus) or "-"}
     return summary
 
 
 def describe(label, summary):
     change = "-" if summary["instructions"] is None else f'{100 * summary["instructions"]:+.4f}%'
     return (f'{label}: exit {summary["exit"]}, gate {summary["gate"]}, instructions {change}, '
-            f'wall time: {summary["wall"]}')
+            f'wall time: {summary["wall"]}; CPU time: {summary["cpu"]}')
 
 
 def main():
@@ -92,7 +100,10 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--slow-binary")
-    parser.add_argument("--no-hog", action="store_true")
+    load = parser.add_mutually_exclusive_group()
+    load.add_argument("--no-hog", action="store_true")
+    load.add_argument("--hog-always", action="store_true")
+    parser.add_argument("--hog-loops", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--records", type=int, default=4)
     parser.add_argument("--episodes", type=int, default=20)
@@ -106,34 +117,46 @@ def main():
         parser.error("--runs must be 2-100, --records 1-1000, --episodes 1-1000")
     if not 0 <= args.speed_tol <= 100:
         parser.error("--speed-tol must be 0-100")
+    if not 1 <= args.hog_loops <= 64:
+        parser.error("--hog-loops must be 1-64")
     folder = args.keep or tempfile.mkdtemp(prefix="weightspace-proof-")
     os.makedirs(folder, exist_ok=True)
     try:
         shutil.copytree(EXAMPLES, os.path.join(folder, "answers"), dirs_exist_ok=True)
         with open(os.path.join(folder, "proof.toml"), "w", encoding="utf-8") as f:
             f.write(config_text(args))
-        hogged = set() if args.no_hog else set(random.Random(args.seed).sample(range(args.runs), args.runs // 2))
+        if args.hog_always:
+            hogged = set(range(args.runs))
+        elif args.no_hog:
+            hogged = set()
+        else:
+            hogged = set(random.Random(args.seed).sample(range(args.runs), args.runs // 2))
         runs = []
         for index in range(args.runs):
-            runs.append(sweep(args.binary, folder, index in hogged))
+            runs.append(sweep(args.binary, folder, index in hogged, args.hog_loops))
             print(f"run {runs[-1]}: {'hog' if index in hogged else 'idle'}", flush=True)
         alarms = 0
         wall_alarms = 0
+        cpu_alarms = 0
         for base, new in zip(runs, runs[1:]):
             summary = compare(args.binary, folder, base, new, args.speed_tol)
             alarms += summary["exit"] != 0 or not summary["compared"]
             wall_alarms += summary["wall_regression"]
+            cpu_alarms += summary["cpu_regression"]
             print(describe(f"compare {base} {new}", summary), flush=True)
-        print(f"false alarms: {alarms} in {len(runs) - 1} comparisons (wall time alone judged {wall_alarms} "
-              f"'regression'; the instruction count gates)")
+        print(f"false alarms: {alarms} in {len(runs) - 1} comparisons (judged 'regression' by wall time alone "
+              f"{wall_alarms}, by CPU time alone {cpu_alarms}; the instruction count gates)")
         caught = True
         if args.slow_binary:
-            slow = sweep(args.slow_binary, folder, not args.no_hog)
+            slow = sweep(args.slow_binary, folder, not args.no_hog, args.hog_loops)
             summary = compare(args.binary, folder, runs[-1], slow, args.speed_tol)
-            print(describe(f"compare {runs[-1]} {slow} (slower build{'' if args.no_hog else ', hog'})", summary))
-            caught = summary["exit"] == 1 and summary["instruction_regression"] and summary["wall_regression"]
-            print(f"slower build caught: instruction count {'yes' if summary['instruction_regression'] else 'NO'}, "
-                  f"wall time {'yes' if summary['wall_regression'] else 'NO'}")
+            print(describe(f"compare {runs[-1]} {slow} (slower build{'' if args.no_hog else f', {args.hog_loops} busy loops'})", summary))
+            timed = summary["wall_regression"] or summary["cpu_regression"]
+            caught = summary["exit"] == 1 and summary["instruction_regression"] and timed
+            yes = {True: "yes", False: "NO"}
+            print(f"slower build caught: instruction count {yes[summary['instruction_regression']]}, "
+                  f"statistical time test {yes[timed]} (wall time {yes[summary['wall_regression']]}, "
+                  f"CPU time {yes[summary['cpu_regression']]})")
         return 0 if alarms == 0 and caught else 1
     finally:
         if not args.keep:

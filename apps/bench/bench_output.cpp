@@ -59,7 +59,7 @@ std::string table_row(const BenchSeries& series, double base) {
                      100.0 * series.memo_hits(), doubt.empty() ? "" : "  (" + doubt + ")");
 }
 
-nlohmann::ordered_json context(const std::string& label, const GradeRequest& request, double min_time) {
+nlohmann::ordered_json context(const BenchWeights& weights, const GradeRequest& request, double min_time) {
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
   const std::time_t now = std::time(nullptr);
@@ -71,7 +71,8 @@ nlohmann::ordered_json context(const std::string& label, const GradeRequest& req
           {"num_cpus", std::thread::hardware_concurrency()},
           {"library_build_type", "release"},
           {"simd", simd_level_name(best_simd_level())},
-          {"weights", label},
+          {"weights", weights.label},
+          {"weights_sha256", weights.sha256},
           {"memo", memo_use_name(request.run.memo)},
           {"episodes", request.episodes},
           {"min_time_seconds", min_time}};
@@ -136,12 +137,13 @@ std::string bench_doubt(const BenchSeries& series) {
   return "";
 }
 
-std::string bench_table(const std::vector<BenchSeries>& all, const std::string& label, const GradeRequest& request,
+std::string bench_table(const std::vector<BenchSeries>& all, const BenchWeights& weights, const GradeRequest& request,
                         double min_time, const std::optional<std::int64_t>& instructions) {
   std::string threads;
   for (const BenchSeries& series : all) threads += (threads.empty() ? "" : ",") + std::to_string(series.threads);
-  std::string table = fmt::format("{} / {}, {}, {} episodes a grade (SIMD {})\n", request.source, request.game, label,
-                                  request.episodes, simd_level_name(best_simd_level()));
+  std::string table = fmt::format("{} / {}, {} (weights {}), {} episodes a grade (SIMD {})\n", request.source,
+                                  request.game, weights.label, weights.sha256.substr(0, 12), request.episodes,
+                                  simd_level_name(best_simd_level()));
   table += fmt::format("threads {}; {} repetitions each, interleaved, each at least {} s (whole grades; one "
                        "untimed warm-up grade per thread count)\n",
                        threads, all.front().samples.size(), min_time);
@@ -157,11 +159,11 @@ std::string bench_table(const std::vector<BenchSeries>& all, const std::string& 
 }
 
 // Times in milliseconds, items = policy steps, as Google Benchmark writes them.
-nlohmann::ordered_json bench_json(const std::vector<BenchSeries>& all, const std::string& label,
+nlohmann::ordered_json bench_json(const std::vector<BenchSeries>& all, const BenchWeights& weights,
                                   const GradeRequest& request, double min_time,
                                   const std::optional<std::int64_t>& instructions) {
   nlohmann::ordered_json document;
-  document["context"] = context(label, request, min_time);
+  document["context"] = context(weights, request, min_time);
   if (instructions) document["context"]["instructions"] = *instructions;
   nlohmann::ordered_json runs = nlohmann::ordered_json::array();
   for (const BenchSeries& series : all) add_runs(runs, series, request);

@@ -15,6 +15,7 @@
 #include "apps/sweep/instruction_count.hpp"
 #include "bench/weight_profiles.hpp"
 #include "games/registry.hpp"
+#include "parser/numpy/apply_edits.hpp"
 
 namespace weightspace::app {
 
@@ -149,6 +150,7 @@ std::int64_t count_grade_instructions(const Weights& weights, const BenchRequest
 BenchOutput run_bench(const BenchRequest& options) {
   const GradeRequest request = grade_request(options);
   const auto [chosen, label] = load_weights(options);
+  const BenchWeights named{label, weights_sha256(chosen)};
   if (!(options.min_time >= 0.0 && options.min_time <= kMaxMinTime)) {
     throw UsageError("--min-time must be from 0 to " + std::to_string(static_cast<int>(kMaxMinTime)) + " seconds");
   }
@@ -156,10 +158,10 @@ BenchOutput run_bench(const BenchRequest& options) {
   const std::vector<BenchSeries> all = measure(chosen, request, options, output.warnings);
   if (options.instructions) output.instructions = count_grade_instructions(chosen, options);
   if (options.json_path != "-") {
-    output.table = bench_table(all, label, request, options.min_time, output.instructions);
+    output.table = bench_table(all, named, request, options.min_time, output.instructions);
   }
   if (!options.json_path.empty()) {
-    output.json = bench_json(all, label, request, options.min_time, output.instructions).dump(2) + "\n";
+    output.json = bench_json(all, named, request, options.min_time, output.instructions).dump(2) + "\n";
   }
   return output;
 }

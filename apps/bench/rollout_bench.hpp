@@ -75,11 +75,19 @@ struct BenchOutput {
 // wide) and `extend`, up to kMaxExtensions more rounds. Throws UsageError or CommandError.
 BenchOutput run_bench(const BenchRequest& request);
 
-// The table (`label` names the weights) and Google Benchmark's JSON of timed series, the
-// first series being the speed-up's base.
-std::string bench_table(const std::vector<BenchSeries>& all, const std::string& label, const GradeRequest& request,
+// What was timed: the weights by their label (a file, a profile) and by content (the SHA-256
+// that batch lines and the sweep's pinned workload use), so that two benches are known to have
+// timed the same weights whatever their files are called.
+struct BenchWeights {
+  std::string label;
+  std::string sha256;
+};
+
+// The table and Google Benchmark's JSON of timed series, the first series being the speed-up's
+// base.
+std::string bench_table(const std::vector<BenchSeries>& all, const BenchWeights& weights, const GradeRequest& request,
                         double min_time, const std::optional<std::int64_t>& instructions);
-nlohmann::ordered_json bench_json(const std::vector<BenchSeries>& all, const std::string& label,
+nlohmann::ordered_json bench_json(const std::vector<BenchSeries>& all, const BenchWeights& weights,
                                   const GradeRequest& request, double min_time,
                                   const std::optional<std::int64_t>& instructions);
 // Why a row's figures are not to be trusted ("a repetition took 0.01 s", "spread 23%"), or "".

@@ -88,14 +88,20 @@ void append_speed_table(std::string& out, const json& speed) {
       "class=\"sortable numbers\"><thead><tr>"
       "<th data-type=\"num\" class=\"num\">Threads</th><th data-type=\"num\" class=\"num\">Steps/s (median)</th>"
       "<th>95% interval</th><th data-type=\"num\" class=\"num\">Repetitions</th><th>Against the baseline</th>"
-      "</tr></thead><tbody>";
+      "<th data-type=\"num\" class=\"num\">Steps per CPU second</th><th>95% interval</th>"
+      "<th>CPU time against the baseline</th></tr></thead><tbody>";
+  auto verdict_cell = [](const json& verdict) {
+    return verdict.is_string() ? escaped(verdict.get_ref<const std::string&>()) : std::string("not compared");
+  };
   for (const json& point : speed) {
-    const json& verdict = point["verdict"];
+    const json& cpu_interval = point["cpu_interval"];
     out += "<tr><td class=\"num\">" + exact_number(point["threads"]) + "</td><td class=\"num\">" +
            si_number(point["steps_per_second"].get<double>()) + "</td><td>" + si_or_dash(point["interval"][0]) +
            " .. " + si_or_dash(point["interval"][1]) + "</td><td class=\"num\">" +
-           exact_number(point["repetitions"]) + "</td><td>" +
-           (verdict.is_string() ? escaped(verdict.get_ref<const std::string&>()) : std::string("not compared")) +
+           exact_number(point["repetitions"]) + "</td><td>" + verdict_cell(point["verdict"]) + "</td><td class=\"num\">" +
+           si_or_dash(point["steps_per_cpu_second"]) + "</td><td>" +
+           (cpu_interval.is_array() ? si_or_dash(cpu_interval[0]) + " .. " + si_or_dash(cpu_interval[1]) : "-") +
+           "</td><td>" + (point["steps_per_cpu_second"].is_null() ? "not kept" : verdict_cell(point["cpu_verdict"])) +
            "</td></tr>";
   }
   out += "</tbody></table></div></details>";
@@ -183,7 +189,10 @@ json chart_data(const json& data) {
                      {"steps_per_second", point["steps_per_second"]},
                      {"interval", point["interval"]},
                      {"repetitions", point["repetitions"]},
-                     {"verdict", point["verdict"]}});
+                     {"verdict", point["verdict"]},
+                     {"steps_per_cpu_second", point["steps_per_cpu_second"]},
+                     {"cpu_interval", point["cpu_interval"]},
+                     {"cpu_verdict", point["cpu_verdict"]}});
   }
   return {{"histograms", std::move(histograms)},
           {"trend", trend_data(data["trend"])},

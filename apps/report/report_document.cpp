@@ -56,27 +56,51 @@ std::string million(double steps_per_second) {
   return text;
 }
 
+// "12.10 M -> 8.20 M steps/s at 1 threads, beyond the 10% tolerance, p = 4.1e-05", per CPU
+// second when CPU time gates.
+std::string speed_regression_text(const SpeedChange& speed, const Comparison& comparison, double speed_tolerance) {
+  const bool cpu = comparison.gate == SpeedGate::CpuTime && speed.cpu;
+  const SpeedJudgement& judged = cpu ? *speed.cpu : speed.judgement;
+  return million(judged.base.median) + " -> " + million(judged.now.median) + (cpu ? " steps per CPU second at " : " steps/s at ") +
+         std::to_string(speed.threads) + " threads, beyond the " +
+         std::to_string(static_cast<int>(std::lround(100 * speed_tolerance))) + "% tolerance, p = " +
+         p_value_text(judged.test.p);
+}
+
 // "instructions 1234567 -> 1250000 (+1.26%, tolerance 1.0%): not a regression".
 std::string instructions_verdict(const Comparison& comparison) {
   return "instructions " + instructions_detail(comparison) + ": " +
          (comparison.instructions.regression ? "regression" : "not a regression");
 }
 
-// Each thread count's median steps/s with its interval and repetitions, and the verdict against
-// the baseline (null without one, or when speed was not compared).
+// A verdict as the report shows it: its reason, and which figure gates when it is not this one.
+std::string verdict_text(const SpeedJudgement& judged, SpeedGate figure, SpeedGate gate) {
+  if (figure == gate) return judged.reason;
+  const char* gating = gate == SpeedGate::Instructions ? "the instruction count" : gate == SpeedGate::CpuTime ? "CPU time" : "wall time";
+  return judged.reason + " (judged; " + gating + " gates)";
+}
+
+// Each thread count's median steps/s (per wall-clock and per CPU second) with its interval and
+// repetitions, and the verdicts against the baseline (null without one, or when speed was not
+// compared, or when a run kept no CPU time).
 json speed_points(const RunRecords& current, const std::optional<Comparison>& comparison) {
   json points = json::array();
   for (const SpeedRow& row : current.speed) {
     const MedianInterval interval = median_interval(row.rates());
+    const std::vector<double> cpu_rates = row.cpu_rates();
+    const MedianInterval cpu = median_interval(cpu_rates);
     json point = {{"threads", row.threads},
                   {"steps_per_second", row.steps_per_second()},
                   {"interval", {number_or_null(interval.low), number_or_null(interval.high)}},
                   {"repetitions", row.rates().size()},
-                  {"verdict", nullptr}};
+                  {"verdict", nullptr},
+                  {"steps_per_cpu_second", cpu_rates.empty() ? json(nullptr) : number_or_null(cpu.median)},
+                  {"cpu_interval", cpu_rates.empty() ? json(nullptr) : json{number_or_null(cpu.low), number_or_null(cpu.high)}},
+                  {"cpu_verdict", nullptr}};
     for (const SpeedChange& change : comparison ? comparison->speed : std::vector<SpeedChange>{}) {
       if (change.threads != row.threads) continue;
-      const bool gated = !comparison->instructions.compared;
-      point["verdict"] = change.judgement.reason + (gated ? "" : " (wall time; the instruction count gates)");
+      point["verdict"] = verdict_text(change.judgement, SpeedGate::WallTime, comparison->gate);
+      if (change.cpu) point["cpu_verdict"] = verdict_text(*change.cpu, SpeedGate::CpuTime, comparison->gate);
     }
     points.push_back(std::move(point));
   }
@@ -177,11 +201,7 @@ json report_data(Store& store, std::int64_t id, std::optional<std::int64_t> base
                              {"game", nullptr},
                              {"source", nullptr},
                              {"episodes", nullptr},
-                             {"detail", million(speed.base_steps_per_second) + " -> " +
-                                            million(speed.new_steps_per_second) + " steps/s at " +
-                                            std::to_string(speed.threads) + " threads, beyond the " +
-                                            std::to_string(static_cast<int>(std::lround(100 * speed_tolerance))) +
-                                            "% tolerance, p = " + p_value_text(speed.judgement.test.p)}});
+                             {"detail", speed_regression_text(speed, *comparison, speed_tolerance)}});
     }
     if (comparison->instructions.regression) {
       regressions.push_back({{"kind", "speed"},

@@ -178,10 +178,16 @@ void validate_report_data(const json& data) {
                   {"steps_per_second", Type::kNumber},
                   {"interval", Type::kArray},
                   {"repetitions", Type::kInteger},
-                  {"verdict", Type::kString, kNullable}});
-    const json& interval = point["interval"];
-    if (interval.size() != 2) fail(where + ".interval", "expected [low, high]");
-    for (const json& bound : interval) check_value(bound, where + ".interval", Type::kNumber, kNullable);
+                  {"verdict", Type::kString, kNullable},
+                  {"steps_per_cpu_second", Type::kNumber, kNullable},
+                  {"cpu_interval", Type::kArray, kNullable},
+                  {"cpu_verdict", Type::kString, kNullable}});
+    for (const char* key : {"interval", "cpu_interval"}) {
+      const json& interval = point[key];
+      if (interval.is_null()) continue;
+      if (interval.size() != 2) fail(where + "." + key, "expected [low, high]");
+      for (const json& bound : interval) check_value(bound, where + "." + key, Type::kNumber, kNullable);
+    }
   });
   check_object(data.at("speed_judgement"), "speed_judgement",
                {{"note", Type::kString},

@@ -2,6 +2,7 @@
 // Matching two runs' records and judging the differences. The outputs: compare_output.cpp.
 #include "apps/sweep/compare.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -115,6 +116,11 @@ void compare_speed(const RunRecords& base, const RunRecords& now, Comparison& co
       change.new_repetitions = after.rates().size();
       change.judgement = judge_speed(before.rates(), before.shortest_seconds(), after.rates(), after.shortest_seconds(),
                                      comparison.speed_tolerance);
+      if (!before.cpu_rates().empty() && !after.cpu_rates().empty()) {
+        // The duration rule stays the wall time's: a repetition is long enough or not as it ran.
+        change.cpu = judge_speed(before.cpu_rates(), before.shortest_seconds(), after.cpu_rates(),
+                                 after.shortest_seconds(), comparison.speed_tolerance);
+      }
       comparison.speed.push_back(change);
     }
   }
@@ -126,8 +132,17 @@ void compare_speed(const RunRecords& base, const RunRecords& now, Comparison& co
     instructions.change = static_cast<double>(instructions.now) / static_cast<double>(instructions.base) - 1.0;
     instructions.regression = instructions.change > comparison.instruction_tolerance;
   }
+  const bool cpu_everywhere = !comparison.speed.empty() &&
+                              std::all_of(comparison.speed.begin(), comparison.speed.end(),
+                                          [](const SpeedChange& change) { return change.cpu.has_value(); });
+  comparison.gate = instructions.compared ? SpeedGate::Instructions
+                    : cpu_everywhere      ? SpeedGate::CpuTime
+                                          : SpeedGate::WallTime;
   for (SpeedChange& change : comparison.speed) {
-    change.regression = !instructions.compared && change.judgement.verdict == SpeedJudgement::Verdict::Regression;
+    const SpeedJudgement* gating = comparison.gate == SpeedGate::CpuTime    ? &*change.cpu
+                                   : comparison.gate == SpeedGate::WallTime ? &change.judgement
+                                                                            : nullptr;
+    change.regression = gating != nullptr && gating->verdict == SpeedJudgement::Verdict::Regression;
   }
   if (comparison.speed.empty()) {
     comparison.speed_note = "speed not compared: the runs have no thread count measured in both ([speed] in the config)";
@@ -139,6 +154,18 @@ void compare_speed(const RunRecords& base, const RunRecords& now, Comparison& co
 }
 
 }  // namespace
+
+const char* speed_gate_name(SpeedGate gate) {
+  switch (gate) {
+    case SpeedGate::Instructions:
+      return "instructions";
+    case SpeedGate::CpuTime:
+      return "cpu_time";
+    case SpeedGate::WallTime:
+      return "wall_time";
+  }
+  return "wall_time";
+}
 
 std::size_t Comparison::speed_regressions() const {
   std::size_t count = 0;

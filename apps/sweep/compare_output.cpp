@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What `weightspace compare` prints: a table for people, JSON for machines.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -100,26 +101,89 @@ nlohmann::json record_change_json(const RecordChange& change) {
 
 nlohmann::json interval_json(double low, double high) { return {number_or_null(low), number_or_null(high)}; }
 
-// A thread count's statistics: medians with their intervals, the change, the test, the verdict.
-nlohmann::json speed_change_json(const SpeedChange& change) {
-  const SpeedJudgement& judged = change.judgement;
-  return {{"threads", change.threads},
-          {"base_steps_per_second", number_or_null(change.base_steps_per_second)},
-          {"new_steps_per_second", number_or_null(change.new_steps_per_second)},
-          {"base_interval", interval_json(judged.base.low, judged.base.high)},
+// One judgement's figures: the medians' intervals and coverage, the change and its interval,
+// the test and the verdict (the medians themselves are the caller's keys).
+nlohmann::json judgement_json(const SpeedJudgement& judged) {
+  return {{"base_interval", interval_json(judged.base.low, judged.base.high)},
           {"new_interval", interval_json(judged.now.low, judged.now.high)},
           {"base_confidence", number_or_null(judged.base.confidence)},
           {"new_confidence", number_or_null(judged.now.confidence)},
-          {"base_repetitions", change.base_repetitions},
-          {"new_repetitions", change.new_repetitions},
-          {"change", number_or_null(change.change)},
+          {"change", number_or_null(judged.change)},
           {"change_interval", interval_json(judged.change_low, judged.change_high)},
           {"mann_whitney_u", number_or_null(judged.test.u)},
           {"p_value", number_or_null(judged.test.p)},
           {"exact", judged.test.exact},
           {"verdict", verdict_name(judged.verdict)},
-          {"reason", judged.reason},
-          {"regression", change.regression}};
+          {"reason", judged.reason}};
+}
+
+// A thread count's statistics: medians with their intervals, the change, the test, the verdict;
+// "cpu" the same for steps per CPU second (null when a run did not keep CPU time).
+nlohmann::json speed_change_json(const SpeedChange& change) {
+  const SpeedJudgement& judged = change.judgement;
+  nlohmann::json cpu = nullptr;
+  if (change.cpu) {
+    cpu = judgement_json(*change.cpu);
+    cpu["base_steps_per_cpu_second"] = number_or_null(change.cpu->base.median);
+    cpu["new_steps_per_cpu_second"] = number_or_null(change.cpu->now.median);
+  }
+  nlohmann::json json = judgement_json(judged);
+  json.update({{"threads", change.threads},
+               {"base_steps_per_second", number_or_null(change.base_steps_per_second)},
+               {"new_steps_per_second", number_or_null(change.new_steps_per_second)},
+               {"base_repetitions", change.base_repetitions},
+               {"new_repetitions", change.new_repetitions},
+               {"change", number_or_null(change.change)},
+               {"cpu", cpu},
+               {"regression", change.regression}});
+  return json;
+}
+
+// The judgement that gates a thread count (CPU or wall time), for the regression lines.
+const SpeedJudgement& gating(const SpeedChange& change, const Comparison& comparison) {
+  return comparison.gate == SpeedGate::CpuTime && change.cpu ? *change.cpu : change.judgement;
+}
+
+// "12.31 -> 8.20 M steps/s (-33.4%, tolerance 10.0%, p = 4.1e-05)", per CPU second when CPU
+// time gates.
+std::string speed_regression_detail(const SpeedChange& change, const Comparison& comparison) {
+  const SpeedJudgement& judged = gating(change, comparison);
+  const char* unit = comparison.gate == SpeedGate::CpuTime ? " M steps per CPU second (" : " M steps/s (";
+  return fixed(judged.base.median / 1e6, 2) + " -> " + fixed(judged.now.median / 1e6, 2) + unit +
+         signed_fixed(100 * judged.change, 1, "%") + ", tolerance " + fixed(100 * comparison.speed_tolerance, 1) +
+         "%, p = " + p_value_text(judged.test.p) + ")";
+}
+
+// One row per thread count of a judgement (wall or CPU time).
+std::string speed_table(const Comparison& comparison, bool cpu) {
+  Table table({"threads", cpu ? "base M steps/CPU s" : "base M steps/s", cpu ? "new M steps/CPU s" : "new M steps/s",
+               "change", "repetitions", "p", "verdict"});
+  const SpeedGate gate = cpu ? SpeedGate::CpuTime : SpeedGate::WallTime;
+  for (const SpeedChange& change : comparison.speed) {
+    if (cpu && !change.cpu) continue;
+    const SpeedJudgement& judged = cpu ? *change.cpu : change.judgement;
+    const bool flagged = change.regression && comparison.gate == gate;
+    table.add({std::to_string(change.threads), millions_with_interval(judged.base), millions_with_interval(judged.now),
+               signed_fixed(100 * judged.change, 1, "%") + " [" + signed_fixed(100 * judged.change_low, 1, "%") + ", " +
+                   signed_fixed(100 * judged.change_high, 1, "%") + "]",
+               std::to_string(change.base_repetitions) + " / " + std::to_string(change.new_repetitions),
+               p_value_text(judged.test.p), judged.reason + (flagged ? "  REGRESSION" : "")});
+  }
+  return table.text();
+}
+
+// Which figure gates, said under the tables.
+std::string gate_line(const Comparison& comparison) {
+  switch (comparison.gate) {
+    case SpeedGate::Instructions:
+      return "instructions (callgrind, the speed gate; the times above are judged, not gated): " +
+             instructions_detail(comparison) + (comparison.instructions.regression ? "  REGRESSION" : "") + "\n";
+    case SpeedGate::CpuTime:
+      return "the speed gate: CPU time (no instruction count in both runs; wall time is judged, not gated)\n";
+    case SpeedGate::WallTime:
+      break;
+  }
+  return "the speed gate: wall time (neither an instruction count nor CPU time in both runs)\n";
 }
 
 nlohmann::json side_json(const RunRecords& side) {
@@ -159,10 +223,7 @@ std::string comparison_table(const RunRecords& base, const RunRecords& now, cons
     for (const SpeedChange& change : comparison.speed) {
       if (!change.regression) continue;
       table.add({"speed", "threads " + std::to_string(change.threads), "", "", "",
-                 fixed(change.base_steps_per_second / 1e6, 2) + " -> " + fixed(change.new_steps_per_second / 1e6, 2) +
-                     " M steps/s (" + signed_fixed(100 * change.change, 1, "%") + ", tolerance " +
-                     fixed(100 * comparison.speed_tolerance, 1) + "%, p = " + p_value_text(change.judgement.test.p) +
-                     ")"});
+                 speed_regression_detail(change, comparison)});
     }
     if (comparison.instructions.regression) {
       table.add({"speed", "instructions", "", "", "", instructions_detail(comparison)});
@@ -185,20 +246,11 @@ std::string comparison_table(const RunRecords& base, const RunRecords& now, cons
 
   out += "\n" + comparison.speed_note + "\n";
   if (comparison.speed_compared) {
-    Table speed({"threads", "base M steps/s", "new M steps/s", "change", "repetitions", "p", "verdict"});
-    for (const SpeedChange& change : comparison.speed) {
-      const SpeedJudgement& judged = change.judgement;
-      speed.add({std::to_string(change.threads), millions_with_interval(judged.base), millions_with_interval(judged.now),
-                 signed_fixed(100 * change.change, 1, "%") + " [" + signed_fixed(100 * judged.change_low, 1, "%") +
-                     ", " + signed_fixed(100 * judged.change_high, 1, "%") + "]",
-                 std::to_string(change.base_repetitions) + " / " + std::to_string(change.new_repetitions),
-                 p_value_text(judged.test.p), judged.reason + (change.regression ? "  REGRESSION" : "")});
-    }
-    out += speed.text();
-    if (comparison.instructions.compared) {
-      out += "instructions (callgrind, the speed gate; wall time above is judged, not gated): " +
-             instructions_detail(comparison) + (comparison.instructions.regression ? "  REGRESSION" : "") + "\n";
-    }
+    out += "wall time\n" + speed_table(comparison, false);
+    const bool any_cpu = std::any_of(comparison.speed.begin(), comparison.speed.end(),
+                                     [](const SpeedChange& change) { return change.cpu.has_value(); });
+    if (any_cpu) out += "CPU time (the process's, all threads)\n" + speed_table(comparison, true);
+    out += gate_line(comparison);
   }
   out += "\nresult: ";
   out += regressions > 0 ? std::to_string(regressions) + (regressions == 1 ? " regression" : " regressions")
@@ -214,8 +266,10 @@ nlohmann::json comparison_json(const RunRecords& base, const RunRecords& now, co
   for (const SpeedChange& change : comparison.speed) {
     speed.push_back(speed_change_json(change));
     if (change.regression) {
-      regressions.push_back({{"kind", "speed"}, {"threads", change.threads}, {"change", change.change},
-                             {"detail", "steps/s " + signed_fixed(100 * change.change, 1, "%") + " at " +
+      const SpeedJudgement& judged = gating(change, comparison);
+      const char* unit = comparison.gate == SpeedGate::CpuTime ? "steps per CPU second " : "steps/s ";
+      regressions.push_back({{"kind", "speed"}, {"threads", change.threads}, {"change", judged.change},
+                             {"detail", unit + signed_fixed(100 * judged.change, 1, "%") + " at " +
                                             std::to_string(change.threads) + " threads"}});
     }
   }
@@ -253,7 +307,7 @@ nlohmann::json comparison_json(const RunRecords& base, const RunRecords& now, co
            {{"compared", comparison.speed_compared},
             {"note", comparison.speed_note},
             {"tolerance", comparison.speed_tolerance},
-            {"gate", instructions.compared ? "instructions" : "wall_time"},
+            {"gate", speed_gate_name(comparison.gate)},
             {"instructions",
              instructions.compared
                  ? nlohmann::json{{"base", instructions.base},

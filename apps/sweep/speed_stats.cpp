@@ -149,6 +149,14 @@ SpeedJudgement judge_speed(const std::vector<double>& base_rates, double base_sh
   } else if (shortest < kShortestRepetition) {
     std::snprintf(text, sizeof text, "not judged: too short (%.3f s per repetition, need %.1f s)", shortest,
                   kShortestRepetition);
+  } else if (!(widest <= 2.0 * tolerance) && judgement.change_high < -tolerance &&
+             judgement.test.p < kSignificance) {
+    // Noisy, but slower beyond the noise: even the change interval's edge nearest zero is beyond
+    // the tolerance (a loaded machine still shows a build twice as slow).
+    judgement.verdict = SpeedJudgement::Verdict::Regression;
+    std::snprintf(text, sizeof text,
+                  "regression: %+.1f%%, beyond %.1f%% over its whole interval (to %+.1f%%) and significant (p = %.3g)",
+                  100.0 * judgement.change, 100.0 * tolerance, 100.0 * judgement.change_high, judgement.test.p);
   } else if (!(widest <= 2.0 * tolerance)) {
     std::snprintf(text, sizeof text, "not judged: too noisy (a median's interval spans %.1f%%, more than %.1f%%)",
                   100.0 * widest, 200.0 * tolerance);

@@ -57,7 +57,8 @@ struct SpeedJudgement {
 };
 // `*_shortest` is each side's shortest repetition in seconds. A regression is a slowdown both
 // beyond `tolerance` and significant; samples too few, too short or too noisy (a median's
-// interval wider than twice the tolerance) are not judged.
+// interval wider than twice the tolerance) are not judged, unless the slowdown is significant
+// and beyond the tolerance over the change's whole interval (beyond the noise: a regression).
 SpeedJudgement judge_speed(const std::vector<double>& base_rates, double base_shortest,
                            const std::vector<double>& new_rates, double new_shortest, double tolerance);
 const char* verdict_name(SpeedJudgement::Verdict verdict);

@@ -94,8 +94,9 @@ ALTER TABLE records ADD COLUMN error_column INTEGER;
 
 // Version 3 -> 4: a run keeps the speed workload it timed (chosen by content) and the
 // instructions grading it takes, and a speed row every repetition's steps and seconds (JSON
-// [[steps, seconds], ...]); older rows keep their one timing and NULL there, and compare does not
-// judge speed against a run with no workload.
+// [[steps, seconds], ...]; later also the CPU seconds, [steps, seconds, cpu_seconds], read either
+// way); older rows keep their one timing and NULL there, and compare does not judge speed
+// against a run with no workload.
 constexpr const char* kMigration3To4 = R"sql(
 ALTER TABLE runs ADD COLUMN speed_workload TEXT;
 ALTER TABLE runs ADD COLUMN speed_instructions INTEGER;

@@ -74,11 +74,15 @@ struct StoredRecord {
 };
 
 // Throughput at one thread count: the run's speed workload graded again, cache off, in
-// repetitions each lasting at least [speed] min_time.
+// repetitions each lasting at least [speed] min_time. Each repetition keeps its wall time and the
+// process's CPU time (all threads): a loaded machine takes wall time away from a run, hardly
+// its CPU time, so CPU time per step is the figure a busy machine can still judge.
 struct SpeedRepetition {
   std::int64_t steps = 0;
   double seconds = 0.0;
+  double cpu_seconds = 0.0;  // 0: not recorded (older stores kept wall time only)
   double steps_per_second() const { return seconds > 0 ? static_cast<double>(steps) / seconds : 0.0; }
+  double steps_per_cpu_second() const { return cpu_seconds > 0 ? static_cast<double>(steps) / cpu_seconds : 0.0; }
 };
 struct SpeedRow {
   int threads = 0;
@@ -90,6 +94,8 @@ struct SpeedRow {
   // The median repetition's rate (the one timing's for older rows).
   double steps_per_second() const;
   std::vector<double> rates() const;
+  // Steps per CPU second of each repetition; empty unless every repetition recorded its CPU time.
+  std::vector<double> cpu_rates() const;
   double shortest_seconds() const;
 };
 

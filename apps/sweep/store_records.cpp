@@ -106,7 +106,9 @@ void Store::set_speed_instructions(std::int64_t run, std::int64_t instructions) 
 
 void Store::add_speed(std::int64_t run, const SpeedRow& row) {
   nlohmann::json repetitions = nlohmann::json::array();
-  for (const SpeedRepetition& repetition : row.repetitions) repetitions.push_back({repetition.steps, repetition.seconds});
+  for (const SpeedRepetition& repetition : row.repetitions) {
+    repetitions.push_back({repetition.steps, repetition.seconds, repetition.cpu_seconds});
+  }
   sqlite::Transaction transaction(database_);
   database_
       .prepare("INSERT OR REPLACE INTO speed (run_id, threads, records, steps, seconds, repetitions) "
@@ -126,11 +128,15 @@ std::vector<SpeedRow> Store::speed(std::int64_t run) {
     if (const std::optional<std::string> text = query.optional_text(4)) {
       const nlohmann::json repetitions = nlohmann::json::parse(*text, nullptr, false);
       if (!repetitions.is_array()) throw CommandError(path() + ": run " + std::to_string(run) + "'s speed repetitions are not JSON");
-      for (const nlohmann::json& pair : repetitions) {
-        if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() || !pair[1].is_number()) {
-          throw CommandError(path() + ": run " + std::to_string(run) + " has a speed repetition that is not [steps, seconds]");
+      // [steps, seconds] or, since CPU time is kept, [steps, seconds, cpu_seconds].
+      for (const nlohmann::json& item : repetitions) {
+        if (!item.is_array() || item.size() < 2 || item.size() > 3 || !item[0].is_number_integer() ||
+            !item[1].is_number() || (item.size() == 3 && !item[2].is_number())) {
+          throw CommandError(path() + ": run " + std::to_string(run) +
+                             " has a speed repetition that is not [steps, seconds, cpu_seconds]");
         }
-        row.repetitions.push_back({pair[0].get<std::int64_t>(), pair[1].get<double>()});
+        row.repetitions.push_back(
+            {item[0].get<std::int64_t>(), item[1].get<double>(), item.size() == 3 ? item[2].get<double>() : 0.0});
       }
     }
     rows.push_back(std::move(row));
@@ -147,6 +153,15 @@ std::vector<double> SpeedRow::rates() const {
   std::vector<double> rates;
   for (const SpeedRepetition& repetition : repetitions) rates.push_back(repetition.steps_per_second());
   if (repetitions.empty() && seconds > 0) rates.push_back(static_cast<double>(steps) / seconds);
+  return rates;
+}
+
+std::vector<double> SpeedRow::cpu_rates() const {
+  std::vector<double> rates;
+  for (const SpeedRepetition& repetition : repetitions) {
+    if (repetition.cpu_seconds <= 0) return {};
+    rates.push_back(repetition.steps_per_cpu_second());
+  }
   return rates;
 }
 

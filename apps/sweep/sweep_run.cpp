@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <map>
 
 #include "apps/batch/batch_output.hpp"
@@ -24,6 +25,13 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// The CPU time of the whole process (every thread: the grading threads are this process's).
+double process_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
 
 std::string describe(const BatchRecord& record) {
   return id_text(record.id) + " on " + record.request.game + "/" + record.request.source + "/" +
@@ -91,6 +99,7 @@ std::optional<SpeedRepetition> time_repetition(const std::vector<BatchRecord>& w
   SpeedRepetition repetition;
   std::optional<std::string> mismatch;
   const Clock::time_point start = Clock::now();
+  const double cpu_start = process_cpu_seconds();
   do {
     BatchGrader grader(options);
     std::size_t taken = 0;
@@ -114,6 +123,7 @@ std::optional<SpeedRepetition> time_repetition(const std::vector<BatchRecord>& w
     repetition.steps += summary.steps;
   } while (seconds_since(start) < min_time);
   repetition.seconds = seconds_since(start);
+  repetition.cpu_seconds = process_cpu_seconds() - cpu_start;
   return repetition;
 }
 

@@ -33,6 +33,11 @@ class BenchTest(unittest.TestCase):
             with open(out) as f:
                 document = json.load(f)
         self.assertEqual(document["context"]["weights"], ANSWER)
+        # The weights by content too: the SHA-256 that batch prints for the same answer.
+        batch = run("batch", ANSWER, "--game", "breakout", "--episodes", "1", "--quiet")
+        self.assertEqual(batch.returncode, 0, batch.stderr)
+        line = json.loads(batch.stdout)
+        self.assertEqual(document["context"]["weights_sha256"], line["weights_sha256"])
         runs = document["benchmarks"]
         self.assertEqual(len(runs), 2 * (3 + 3))  # per thread count: 3 repetitions, mean/median/stddev
         grade = json.loads(run("grade", "--game", "seaquest", "--answer", ANSWER, "--episodes", "3",

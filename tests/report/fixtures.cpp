@@ -172,12 +172,18 @@ json sweep(std::size_t records, std::size_t regressions) {
                                 {"steps_per_second", 1.21e7},
                                 {"interval", {1.19e7, 1.23e7}},
                                 {"repetitions", 9},
-                                {"verdict", "not a regression: +0.4% (within the tolerance, p = 0.73)"}},
+                                {"verdict", "not a regression: +0.4% (within the tolerance, p = 0.73)"},
+                                {"steps_per_cpu_second", 1.22e7},
+                                {"cpu_interval", {1.21e7, 1.23e7}},
+                                {"cpu_verdict", "not a regression: +0.1% (within the tolerance, p = 0.9)"}},
                                {{"threads", 2},
                                 {"steps_per_second", 2.33e7},
                                 {"interval", {2.2e7, 2.4e7}},
                                 {"repetitions", 9},
-                                {"verdict", nullptr}}});
+                                {"verdict", nullptr},
+                                {"steps_per_cpu_second", nullptr},
+                                {"cpu_interval", nullptr},
+                                {"cpu_verdict", nullptr}}});
   data["speed_judgement"] = {{"note", "speed compared on one machine: Test CPU, 2 cores, avx2; workload 4 records, "
                                       "0123456789ab"},
                              {"instructions", 1234567890},

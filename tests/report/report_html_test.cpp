@@ -217,6 +217,12 @@ TEST(ReportPage, SpeedShowsTheIntervalAndWhetherItWasJudged) {
             std::string_view::npos)
       << speed;
   EXPECT_NE(speed.find("<td>not compared</td>"), std::string_view::npos);
+  // Per CPU second beside it: its median, interval and verdict; "not kept" for a row without.
+  EXPECT_NE(speed.find("<td class=\"num\">12.2 M</td><td>12.1 M .. 12.3 M</td>"
+                       "<td>not a regression: +0.1% (within the tolerance, p = 0.9)</td>"),
+            std::string_view::npos)
+      << speed;
+  EXPECT_NE(speed.find("<td class=\"num\">-</td><td>-</td><td>not kept</td>"), std::string_view::npos) << speed;
 }
 
 TEST(ReportPage, HostileTextStaysText) {

@@ -60,10 +60,11 @@ class Compare(SweepCase):
                      "seconds = (SELECT seconds FROM speed WHERE run_id = 1), "
                      "repetitions = (SELECT repetitions FROM speed WHERE run_id = 1) WHERE run_id = 2")
 
-    def repetitions(self, run_id, seconds, steps=5_000_000):
-        """Gives run `run_id`'s speed row one repetition of `steps` steps per entry of `seconds`."""
-        self.change("UPDATE speed SET repetitions = ? WHERE run_id = ?", json.dumps([[steps, s] for s in seconds]),
-                    run_id)
+    def repetitions(self, run_id, seconds, steps=5_000_000, cpu=None):
+        """Gives run `run_id`'s speed row one repetition of `steps` steps per entry of `seconds`; with
+        `cpu`, each repetition's CPU seconds too (else the older [steps, seconds] form)."""
+        rows = [[steps, s] for s in seconds] if cpu is None else [[steps, s, c] for s, c in zip(seconds, cpu)]
+        self.change("UPDATE speed SET repetitions = ? WHERE run_id = ?", json.dumps(rows), run_id)
 
     def change(self, sql, *parameters):
         self.execute(self.db, sql, *parameters)
@@ -156,7 +157,7 @@ class Compare(SweepCase):
         # Wall time halved (a loaded machine) but the same instructions: judged, shown, not gated.
         result = self.compare("1", "2", check=0)
         self.assertIn("regression: -50.0%, beyond 10.0% and significant", result.stdout)
-        self.assertIn("instructions (callgrind, the speed gate; wall time above is judged, not gated): "
+        self.assertIn("instructions (callgrind, the speed gate; the times above are judged, not gated): "
                       "1000000000 -> 1000000000 (+0.00%, tolerance 1.0%)\n", result.stdout)
         self.change("UPDATE runs SET speed_instructions = 1020000000 WHERE id = 2")
         result = self.compare("1", "2", check=1)
@@ -165,6 +166,30 @@ class Compare(SweepCase):
         self.assertEqual((document["speed"]["gate"], document["speed"]["instructions"]["regression"]),
                          ("instructions", True))
         self.compare("1", "2", "--instructions-tol", "3", check=0)
+
+    def test_cpu_time_gates_when_both_runs_kept_it(self):
+        base_cpu = [0.50, 0.51, 0.49, 0.50, 0.52, 0.50, 0.48, 0.51, 0.50]
+        self.repetitions(1, base_cpu, cpu=base_cpu)
+        # A loaded machine: wall time doubled, the process's CPU time as before. Judged, not gated.
+        self.repetitions(2, [1.00, 1.02, 0.98, 1.01, 0.99, 1.00, 1.03, 0.97, 1.00], cpu=[c + 0.001 for c in base_cpu])
+        result = self.compare("1", "2", check=0)
+        self.assertIn("regression: -50.0%, beyond 10.0% and significant", result.stdout)
+        self.assertIn("the speed gate: CPU time (no instruction count in both runs; wall time is judged, not gated)",
+                      result.stdout)
+        self.assertRegex(result.stdout, r"CPU time \(the process's, all threads\)\n +threads +base M steps/CPU s")
+        document = json.loads(self.compare("1", "2", "--json", check=0).stdout)
+        [row] = document["speed"]["threads"]
+        self.assertEqual((document["speed"]["gate"], row["verdict"], row["cpu"]["verdict"], row["regression"]),
+                         ("cpu_time", "regression", "not a regression", False))
+        self.assertAlmostEqual(row["cpu"]["base_steps_per_cpu_second"], 10_000_000)
+        # The code itself slower: more CPU time per step, a regression by the gate.
+        self.repetitions(2, [1.00] * 9, cpu=[0.80, 0.81, 0.79, 0.80, 0.82, 0.80, 0.78, 0.81, 0.80])
+        result = self.compare("1", "2", check=1)
+        self.assertRegex(result.stdout, r"speed +threads 1 +10\.00 -> 6\.25 M steps per CPU second \(-37\.5%, "
+                                        r"tolerance 10\.0%, p = ")
+        # One side without CPU time (an older store's row): wall time gates again.
+        self.repetitions(1, base_cpu)
+        self.assertEqual(json.loads(self.compare("1", "2", "--json", check=1).stdout)["speed"]["gate"], "wall_time")
 
     def test_batch_files_as_operands(self):
         lines = []

@@ -41,6 +41,12 @@ class SpeedWorkload(SweepCase):
         self.assertEqual([item["weights_sha256"] for item in first], sorted(hashes.values())[:2])
         rows = self.query(self.db, "SELECT threads, repetitions FROM speed WHERE run_id = 1 ORDER BY threads")
         self.assertEqual([(threads, len(json.loads(text))) for threads, text in rows], [(1, 3), (2, 3)])
+        # Each repetition: [steps, wall seconds, CPU seconds of the process], both times positive.
+        for _, text in rows:
+            for steps, seconds, cpu_seconds in json.loads(text):
+                self.assertGreater(steps, 0)
+                self.assertGreater(seconds, 0)
+                self.assertGreater(cpu_seconds, 0)
 
         # Answers outside the workload edited: the same workload (reordering: speed_workload_test).
         timed = {item["weights_sha256"] for item in first}

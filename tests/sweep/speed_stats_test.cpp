@@ -108,5 +108,19 @@ TEST(JudgeSpeed, TooFewTooShortOrTooNoisySamplesAreNotJudged) {
   EXPECT_NE(wide.reason.find("not judged: too noisy"), std::string::npos) << wide.reason;
 }
 
+TEST(JudgeSpeed, ASlowdownBeyondTheNoiseIsARegressionOnNoisySamples) {
+  // A loaded machine: the new median's interval spans 80% (3..7), yet even its top is 29%
+  // below the baseline's interval, and U separates them: a regression at a 5% tolerance.
+  const std::vector<double> noisy_and_slow = {2, 3, 4, 4.5, 5, 5.5, 6, 7, 8};
+  const SpeedJudgement judged = judge_speed(kFaster, 0.5, noisy_and_slow, 0.5, 0.05);
+  EXPECT_EQ(judged.verdict, SpeedJudgement::Verdict::Regression) << judged.reason;
+  EXPECT_LT(judged.change_high, -0.05);
+  EXPECT_NE(judged.reason.find("over its whole interval"), std::string::npos) << judged.reason;
+  // The same spread straddling the tolerance stays not judged.
+  const SpeedJudgement straddling = judge_speed(kFaster, 0.5, scaled(noisy_and_slow, 1.6), 0.5, 0.05);
+  EXPECT_GT(straddling.change_high, -0.05);
+  EXPECT_EQ(straddling.verdict, SpeedJudgement::Verdict::NotJudged) << straddling.reason;
+}
+
 }  // namespace
 }  // namespace weightspace::app

@@ -27,6 +27,8 @@ set_target_properties(weightspace_numerics PROPERTIES EXPORT_NAME numerics)
 
 if(TARGET weightspace)
   install(TARGETS weightspace RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
+  # `weightspace serve` execs it (apps/commands/serve_handoff.cpp); not a command of its own.
+  install(TARGETS weightspace-serve RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/weightspace COMPONENT cli)
 endif()
 install(TARGETS weightspace_library ${weightspace_libraries} weightspace_warnings weightspace_numerics
         EXPORT weightspaceTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)

@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `weightspace serve`: grading as an HTTP reward service (apps/serve/, docs/serving.md).
 
-#include <spdlog/spdlog.h>
-
-#include <stdexcept>
 #include <string>
 
 #include "apps/cli/errors.hpp"
 #include "apps/cli/files.hpp"
 #include "apps/cli/grade_options.hpp"
 #include "apps/commands/commands.hpp"
-#include "apps/serve/serve_session.hpp"
+#include "apps/commands/serve_run.hpp"
 
 namespace weightspace::app {
 
@@ -75,14 +72,7 @@ void add_serve_command(CLI::App& app) {
     }
     if (!options->token_file.empty()) chosen.token = read_token(options->token_file);
     chosen.deadline = std::chrono::seconds(options->deadline_seconds);
-    try {
-      serve::serve_until_signal(chosen, std::chrono::seconds(options->grace_seconds), [&](int port) {
-        spdlog::info("serving on http://{}:{}{}", chosen.host, port, chosen.token.empty() ? "" : " (bearer token)");
-      });
-    } catch (const std::runtime_error& error) {
-      throw CommandError(error.what());
-    }
-    spdlog::info("stopped: every request in flight was answered");
+    run_serve(chosen, std::chrono::seconds(options->grace_seconds));
   });
 }
 

@@ -401,5 +401,34 @@ class QueueAndCancellation(unittest.TestCase):
             server.__exit__()
 
 
+class TheServingExecutable(unittest.TestCase):
+    """`weightspace serve` becomes weightspace-serve (exec: the same pid), so cpp-httplib and the
+    TLS and compression libraries it loads stay out of every other command's start."""
+
+    def test_the_same_process_serves_and_no_other_command_loads_httplib(self):
+        server = Server("--threads", "1")
+        try:
+            with open(f"/proc/{server.process.pid}/cmdline", "rb") as f:
+                words = f.read().split(b"\0")
+            self.assertEqual(os.path.basename(words[0]), b"weightspace-serve")
+            self.assertEqual(words[1:5], [b"serve", b"--host", HOST.encode(), b"--port"])
+        finally:
+            server.__exit__()
+        libraries = subprocess.run(["ldd", BINARY], capture_output=True, text=True, timeout=60).stdout
+        self.assertNotIn("httplib", libraries)
+        self.assertNotIn("libssl", libraries)
+
+    def test_a_missing_serving_executable_is_a_clear_error(self):
+        with tempfile.TemporaryDirectory() as folder:
+            alone = os.path.join(folder, "weightspace")
+            with open(BINARY, "rb") as source, open(alone, "wb") as target:
+                target.write(source.read())
+            os.chmod(alone, 0o755)
+            result = subprocess.run([alone, "serve", "--port", "0"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn("cannot start the server: weightspace-serve, installed with weightspace, is missing (looked for "
+                      + os.path.join(folder, "weightspace-serve"), result.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -19,7 +19,7 @@ grep -q "^Inst weightspace" "$work/apt.log" || { cat "$work/apt.log" >&2; exit 1
 contents=$(dpkg-deb --contents "$deb")
 for file in ./usr/bin/weightspace ./usr/share/man/man1/weightspace.1 ./usr/share/bash-completion/completions/weightspace \
     ./usr/lib/cmake/weightspace/weightspaceConfig.cmake ./usr/include/weightspace/grade.hpp \
-    ./usr/share/doc/weightspace/LICENSE; do
+    ./usr/share/doc/weightspace/LICENSE ./usr/libexec/weightspace/weightspace-serve; do
   grep -q " $file\$" <<<"$contents" || { echo "the package lacks $file" >&2; exit 1; }
 done
 # Only the public headers: the engine's own (oneTBB, intrinsics) stay out of the package.
@@ -29,6 +29,13 @@ dpkg-deb -x "$deb" "$work/root"
 answer=$source/examples/answers/seaquest.md
 expected=$("$build/apps/weightspace" grade --game seaquest --episodes 100 "$answer")
 [[ $("$work/root/usr/bin/weightspace" grade --game seaquest --episodes 100 "$answer") == "$expected" ]]
+# `weightspace serve` finds the installed weightspace-serve (../libexec/weightspace from bin/).
+"$work/root/usr/bin/weightspace" serve --port 0 2>"$work/serve.log" &
+server=$!
+for _ in $(seq 100); do grep -q "serving on" "$work/serve.log" && break; sleep 0.1; done
+kill -TERM "$server"
+wait "$server" || { cat "$work/serve.log" >&2; exit 1; }
+grep -q "serving on http://127.0.0.1:" "$work/serve.log" || { cat "$work/serve.log" >&2; exit 1; }
 echo "installed binary: ok"
 site=$(cd "$work/root" && ls -d usr/lib/python3*/dist-packages)
 got=$(cd "$work" && PYTHONPATH=$work/root/$site "$python" -c "import json, sys, weightspace

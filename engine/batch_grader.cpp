@@ -113,6 +113,7 @@ Rollout rollout_of(const BatchResult& result) {
   rollout.mean_episode_length = reward.mean_episode_length;
   rollout.score_cap = reward.score_cap;
   rollout.steps = result.steps;
+  rollout.refused = result.refused;  // a later duplicate is refused too, as in an uninterrupted run
   if (!rollout.played) rollout.error = reward.error;
   return rollout;
 }

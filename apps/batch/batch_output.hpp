@@ -14,8 +14,8 @@ namespace weightspace::app {
 // One line of `weightspace batch` output (without the newline): a JSON object whose "reward"
 // member is verbatim the reward.json text verify.py writes, so json.dumps(line["reward"]) is
 // that text. Keys, in order: id, input, game, source, episodes, reward, weights_sha256,
-// error_kind, error_line, error_column, cached, weightspace_version, and with timings seconds,
-// steps.
+// error_kind, error_line, error_column, refused (only on a record refused for a limit of this
+// machine: true), cached, weightspace_version, and with timings seconds, steps.
 std::string batch_line(const BatchResult& result, bool timings);
 
 // A line batch_line wrote, read back (a resumed run); throws EditError saying what is wrong

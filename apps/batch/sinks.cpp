@@ -44,10 +44,11 @@ void ResultFile::flush() {
 }
 
 void ResultFile::commit() {
-  if (mode_ != Mode::Buffered && mode_ != Mode::Whole) return;
-  flush();
+  if (mode_ == Mode::Buffered || mode_ == Mode::Whole) flush();
+  // Checked (fsync, close) before a Whole file is renamed over the old one: a write the file
+  // system reports only there must not replace a good file with a torn one (issue 34).
+  file_->close();
   if (mode_ != Mode::Whole) return;
-  file_.reset();
   std::error_code error;
   std::filesystem::rename(temporary_of(path_), path_, error);
   if (error) throw CommandError("cannot write " + path_ + ": " + error.message());

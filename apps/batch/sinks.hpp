@@ -42,6 +42,8 @@ class ResultFile {
   ResultFile& operator=(const ResultFile&) = delete;
 
   void write(std::string_view text);
+  // After the last write: the file flushed, synced and closed, each checked; a Whole file
+  // then renamed into place.
   void commit();
 
  private:

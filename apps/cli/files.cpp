@@ -133,6 +133,19 @@ void write_all(int fd, const std::string& path, std::string_view text) {
 
 void OutputFile::write(std::string_view text) { write_all(fd_, name_, text); }
 
+void OutputFile::close() {
+  if (!owned_) return;
+  owned_ = false;
+  struct stat status {};
+  // fsync of a FIFO or device fails with EINVAL and means nothing there.
+  const bool regular = ::fstat(fd_, &status) == 0 && S_ISREG(status.st_mode);
+  const int synced = regular ? ::fsync(fd_) : 0;
+  const int sync_error = errno;
+  const int closed = ::close(fd_);
+  if (synced != 0) fail_to_write(name_, sync_error);
+  if (closed != 0 && errno != EINTR) fail_to_write(name_, errno);  // after EINTR the fd is closed on Linux
+}
+
 namespace {
 
 // Opens and writes `path` as it is: a device, a FIFO, a terminal, or the missing target of a

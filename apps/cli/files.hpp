@@ -35,6 +35,11 @@ class OutputFile {
   OutputFile& operator=(const OutputFile&) = delete;
 
   void write(std::string_view text);
+  // The file's data to the disk (fsync) and the file closed, both checked: a network or
+  // quota-bound file system may report a failed write only there (ENOSPC, EDQUOT, EIO), and
+  // an output reported complete must be. Standard output, pipes and devices are left open.
+  // The destructor closes without checking: a file that failed is reported already.
+  void close();
   const std::string& name() const { return name_; }
 
  private:

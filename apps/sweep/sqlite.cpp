@@ -37,6 +37,35 @@ std::string storage_note(const std::string& path) {
   return note.empty() ? "" : " (" + note + ")";
 }
 
+// A store on a read-only file system (an archive, a snapshot, a read-only mount) is opened
+// immutable: in WAL mode SQLite otherwise creates DATABASE-shm beside it even to read, and on
+// such a file system fails with a misleading "No such file or directory" (issue 34). Only
+// without a DATABASE-wal left beside it: an immutable open would ignore that file's transactions.
+bool read_only_place(const std::string& path) {
+  std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  if (folder.empty()) folder = ".";
+  struct statvfs space{};
+  std::error_code error;
+  return ::statvfs(folder.c_str(), &space) == 0 && (space.f_flag & ST_RDONLY) != 0 &&
+         !std::filesystem::exists(path + "-wal", error);
+}
+
+// An SQLite URI naming `path` as it is (RFC 3986 escapes for what a URI would read otherwise;
+// an absolute path after an empty authority, so that "//x" is not read as a host).
+std::string immutable_uri(const std::string& path) {
+  std::string uri = path.starts_with('/') ? "file://" : "file:";
+  for (const char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      const auto byte = static_cast<unsigned char>(c);
+      uri += {'%', kHex[byte >> 4], kHex[byte & 15]};
+    } else {
+      uri += c;
+    }
+  }
+  return uri + "?immutable=1";
+}
+
 }  // namespace
 
 Database::Database(const std::string& path, Mode mode) : path_(path) {
@@ -47,7 +76,12 @@ Database::Database(const std::string& path, Mode mode) : path_(path) {
   if (std::filesystem::is_directory(path, error)) throw UsageError("database " + path + " is a folder");
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX;
   if (mode == Mode::Create) flags |= SQLITE_OPEN_CREATE;
-  const int code = sqlite3_open_v2(path.c_str(), &handle_, flags, nullptr);
+  std::string name = path;
+  if (mode == Mode::Existing && read_only_place(path)) {
+    flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX;
+    name = immutable_uri(path);
+  }
+  const int code = sqlite3_open_v2(name.c_str(), &handle_, flags, nullptr);
   if (code != SQLITE_OK) {
     const std::string reason = system_reason(handle_);
     sqlite3_close(handle_);

@@ -190,10 +190,29 @@ class Resources(unittest.TestCase):
             manifest = os.path.join(folder, "m.jsonl")
             with open(manifest, "w") as f:
                 f.write(json.dumps({"id": "huge", "answer_path": ANSWER, "episodes": 4294959377}) + "\n")
-            batch = run("batch", manifest, "--game", "breakout", "--no-timings")
-            line = json.loads(batch.stdout)
-            self.assertEqual(line["error_kind"], "MemoryError")
-            self.assertTrue(line["reward"]["error"].startswith(limit), line["reward"]["error"])
+                # The same record again (its refusal cached), then one graded and one failed.
+                f.write(json.dumps({"id": "again", "answer_path": ANSWER, "episodes": 4294959377}) + "\n")
+                f.write(json.dumps({"id": "small", "answer_path": ANSWER, "episodes": 2}) + "\n")
+                f.write(json.dumps({"id": "bad", "answer": "no block", "episodes": 2}) + "\n")
+            out = os.path.join(folder, "out.jsonl")
+            batch = run("batch", manifest, "--game", "breakout", "--no-timings", "--out", out)
+            self.assertEqual(batch.returncode, 0, batch.stderr)
+            with open(out, "rb") as f:
+                whole = f.read()
+            lines = [json.loads(text) for text in whole.splitlines()]
+            for line in lines[:2]:
+                self.assertEqual(line["error_kind"], "MemoryError")
+                self.assertTrue(line["reward"]["error"].startswith(limit), line["reward"]["error"])
+                self.assertIs(line["refused"], True)  # the machine-readable mark, outside the reward
+            self.assertEqual([line["cached"] for line in lines[:2]], [False, True])
+            self.assertEqual(["refused" in line for line in lines[2:]], [False, False])
+            # A resumed run reads the mark back (and caches it) and writes what an uninterrupted run does.
+            with open(out, "wb") as f:
+                f.write(whole.splitlines(keepends=True)[0])
+            resumed = run("batch", manifest, "--game", "breakout", "--no-timings", "--out", out, "--resume")
+            self.assertEqual(resumed.returncode, 0, resumed.stderr)
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(), whole)
 
     def test_unbounded_inputs_stop_at_the_limit(self):
         small = ("--max-input-bytes", "1MiB")

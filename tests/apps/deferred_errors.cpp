@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// An LD_PRELOAD shim for tests/apps/deferred_errors_test.py: makes fsync(2) or close(2) of
+// one file fail, as NFS or a quota-bound file system reports a failed write only there (the
+// data is accepted by write(2), then lost). The file is the one whose path ends with
+// $DEFERRED_ERROR_PATH_SUFFIX; $DEFERRED_ERROR_CALL is "fsync" or "close"; the error is
+// EDQUOT. close still closes the descriptor, as Linux does when it reports an error.
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+
+bool fails(const char* call, int fd) {
+  const char* which = std::getenv("DEFERRED_ERROR_CALL");
+  const char* suffix = std::getenv("DEFERRED_ERROR_PATH_SUFFIX");
+  if (which == nullptr || suffix == nullptr || std::strcmp(which, call) != 0) return false;
+  char link[64];
+  char path[4096];
+  std::snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  const ssize_t length = ::readlink(link, path, sizeof path - 1);
+  if (length < 0) return false;
+  path[length] = '\0';
+  const std::size_t wanted = std::strlen(suffix);
+  return static_cast<std::size_t>(length) >= wanted && std::strcmp(path + length - wanted, suffix) == 0;
+}
+
+template <class Function>
+Function next(const char* name) {
+  return reinterpret_cast<Function>(::dlsym(RTLD_NEXT, name));
+}
+
+}  // namespace
+
+extern "C" int fsync(int fd) {
+  static const auto real = next<int (*)(int)>("fsync");
+  if (fails("fsync", fd)) {
+    errno = EDQUOT;
+    return -1;
+  }
+  return real(fd);
+}
+
+extern "C" int close(int fd) {
+  static const auto real = next<int (*)(int)>("close");
+  const bool failing = fails("close", fd);
+  const int result = real(fd);
+  if (!failing) return result;
+  errno = EDQUOT;
+  return -1;
+}

@@ -11,6 +11,10 @@ per game, imports not counted); weightspace's is the whole `batch` process (star
 output included), best of --runs. Every answer is also graded by weightspace at Python's
 episode count and its reward.json text must equal Python's; the script exits 1 otherwise.
 
+Times are CPU seconds by default (--clock cpu: grade_answer's process_time, the batch
+process's user + system time), so that a shared machine's other load does not count against
+either side; --clock wall times both by the wall clock instead.
+
 --baseline FILE keeps the slow side: if FILE exists its Python figures are used (the answer
 texts and parameters must match what it was measured on, or the script stops), otherwise they
 are measured and written there.
@@ -41,6 +45,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--runs", type=int, default=3, help="weightspace runs per row, best kept (default 3)")
     p.add_argument("--baseline", help="JSON file of the Python side: read if it exists, else written")
     p.add_argument("--pin", help="run weightspace under `taskset -c PIN` (a CPU list)")
+    p.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="CPU (default) or wall seconds")
     a = p.parse_args()
     for name, low, high in (("episodes", 1, 100000), ("python_episodes", 1, 100000), ("random", 0, 1000), ("runs", 1, 50)):
         if not low <= getattr(a, name) <= high:
@@ -89,15 +94,15 @@ def python_side(args, key, paths) -> dict:
         sys.exit(f"the Python grader failed on {'/'.join(key)}:\n{run.stderr}")
     rewards = run.stdout.splitlines()
     # stderr also holds MinAtar's warnings; the timing lines are the last len(paths)
-    times = run.stderr.splitlines()[-len(paths):]
-    seconds = sum(float(line.split()[0]) for line in times)
+    times = [line.split() for line in run.stderr.splitlines()[-len(paths):]]
+    wall, cpu = sum(float(t[0]) for t in times), sum(float(t[1]) for t in times)
     steps = sum(round(json.loads(r).get("mean_episode_length", 0) * args.python_episodes) for r in rewards)
     return {"answers_sha256": digest(paths), "episodes": args.python_episodes, "rewards": rewards,
-            "seconds": seconds, "steps": steps}
+            "wall": wall, "cpu": cpu, "steps": steps}
 
 
 def batch(args, key, paths, episodes, out) -> float:
-    """One `weightspace batch` run of the row's answers; its wall seconds."""
+    """One `weightspace batch` run of the row's answers; its wall or CPU seconds (--clock)."""
     _, source, game = key
     command = [os.environ.get("WEIGHTSPACE", os.path.join(ROOT, "build/release/apps/weightspace")), "batch",
                "--game", game, "--source", source, "--episodes", str(episodes), "--threads", "1", "--cache", "0",
@@ -107,8 +112,13 @@ def batch(args, key, paths, episodes, out) -> float:
     if os.path.exists(out):
         os.remove(out)
     start = time.perf_counter()
-    subprocess.run(command, check=True)
-    return time.perf_counter() - start
+    process = subprocess.Popen(command)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        sys.exit(f"{' '.join(command)} exited {process.returncode}")
+    return usage.ru_utime + usage.ru_stime if args.clock == "cpu" else wall
 
 
 def records(path: str) -> list:
@@ -123,8 +133,8 @@ def main() -> int:
     status = 0
     with tempfile.TemporaryDirectory() as work:
         rows = answer_sets(work, args.random, args.seed)
-        print(f"# load: {open('/proc/loadavg').read().split()[:3]}; weightspace: best of {args.runs} whole "
-              f"`batch --threads 1 --cache 0` processes at {args.episodes} episodes"
+        print(f"# load: {' '.join(open('/proc/loadavg').read().split()[:3])}; {args.clock} seconds; weightspace: best of "
+              f"{args.runs} whole `batch --threads 1 --cache 0` processes at {args.episodes} episodes"
               f"{' pinned to CPU ' + args.pin if args.pin else ''}; Python: grade_answer alone at "
               f"{args.python_episodes} episodes{' (saved baseline ' + args.baseline + ')' if baseline else ''}")
         print(f"{'set':<9} {'answer':<24} {'n':>3} {'python steps/s':>15} {'weightspace steps/s':>20} {'ratio':>8}  reward.json")
@@ -144,7 +154,7 @@ def main() -> int:
             out = os.path.join(work, "out.jsonl")
             best = min(batch(args, key, paths, args.episodes, out) for _ in range(args.runs))
             steps = sum(r["steps"] for r in records(out))
-            python_rate, ws_rate = measured["steps"] / measured["seconds"], steps / best
+            python_rate, ws_rate = measured["steps"] / measured[args.clock], steps / best
             ratios[key[0]].append(ws_rate / python_rate)
             print(f"{key[0]:<9} {key[1] + '/' + key[2]:<24} {len(paths):>3} {python_rate:>15,.0f} {ws_rate:>20,.0f} "
                   f"{ws_rate / python_rate:>7.0f}x  {'identical' if same == len(paths) else 'DIFFERENT'} {same}/{len(paths)}")

@@ -8,10 +8,21 @@
 #   THREADS           weightspace threads, default 1 (a per-core comparison)
 #   ANSWER.md         default examples/answers/*.md and examples/answers/synth/*.md; the game is
 #                     the file name (breakout.md), the source synth when the path has a synth/ folder
+#
+# Batch mode: bench/compare_python.sh --batch MINATAR_CHECKOUT [--episodes N] [--python-episodes N]
+#   [--random N] [--seed S] [--runs N] [--baseline FILE] [--pin CPUS]
+#   policy-steps/s of the Python grader against `weightspace batch --threads 1 --cache 0`, per game
+#   and source, for the example answers and random hand-written-like answers, the ratios and their
+#   geometric mean; --baseline FILE saves the slow Python side once (bench/compare_python_batch.py).
 # Environment: PYTHON (default /usr/bin/python3, Debian's python3-numpy 1.24),
 #              VERIFY_DIR (default ../shared/seed), WEIGHTSPACE (default build/release/apps/weightspace)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ ${1:-} == --batch ]]; then
+  shift
+  [[ -x ${WEIGHTSPACE:-build/release/apps/weightspace} ]] || { echo "build weightspace first" >&2; exit 2; }
+  exec "${PYTHON:-/usr/bin/python3}" bench/compare_python_batch.py "$@"
+fi
 
 minatar=${1:?usage: bench/compare_python.sh MINATAR_CHECKOUT [EPISODES] [THREADS] [ANSWER.md ...]}
 episodes=${2:-1000}

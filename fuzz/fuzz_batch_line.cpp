@@ -18,7 +18,8 @@ void check(std::string_view line, std::string* version) {
   const weightspace::BatchResult result = parse_batch_line(line, timings, version);
   const std::string written = batch_line(result, timings);
   bool again_timings = false;
-  const std::string again = batch_line(parse_batch_line(written, again_timings, version), again_timings);
+  const weightspace::BatchResult reread = parse_batch_line(written, again_timings, version);
+  const std::string again = batch_line(reread, again_timings);
   if (again != written || again_timings != timings) __builtin_trap();
   // What merge and a resume write from a line beside the JSONL: its CSV row and reward file.
   if (csv_row(result, timings).empty() || reward_file_name(1, result).find('/') != std::string::npos) __builtin_trap();

@@ -293,7 +293,7 @@ TEST(ShardMeta, NumbersAreWholeAndWithin64Bits) {
   EXPECT_EQ(description_error(shard_description(R"({"cache": 1, "timings": true})", "2.0")),
             "g.shard.json is not a weightspace shard description: shard_count is not a whole number within 64 bits");
   std::string text = shard_description(R"({"cache": 1, "timings": true})");
-  text.replace(text.find("\"records\": 1"), 13, "\"records\": -1");
+  text.replace(text.find("\"records\": 1"), std::string("\"records\": 1").size(), "\"records\": -1");
   EXPECT_EQ(description_error(text),
             "g.shard.json is not a weightspace shard description: records is not a whole number from 0 within 64 bits");
 }

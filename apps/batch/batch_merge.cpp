@@ -78,11 +78,10 @@ ResultSinks merge_sinks(const BatchMergeOptions& options, bool timings) {
 }  // namespace
 
 void merge_batch_shards(const std::vector<ShardOutput>& shards, const BatchMergeOptions& options) {
-  const nlohmann::ordered_json& run = shards.front().meta.options;
-  const bool shard_timings = run.at("timings").get<bool>();
-  ShardLines lines(shards, shard_timings);
-  ResultSinks sinks = merge_sinks(options, shard_timings && !options.no_timings);
-  MergeOrder order(static_cast<std::int64_t>(shards.size()), run.at("cache").get<std::size_t>());
+  const bool timings = shard_timings(shards.front().meta, shards.front().path);
+  ShardLines lines(shards, timings);
+  ResultSinks sinks = merge_sinks(options, timings && !options.no_timings);
+  MergeOrder order(static_cast<std::int64_t>(shards.size()), shard_cache(shards.front().meta));
   for (std::uint64_t position = 0; position < shards.front().meta.total_records; ++position) {
     BatchResult result = lines.next(order.next_shard());
     result.cached = order.take(result.record.request, result.weights_sha256);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "apps/batch/batch_output.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -15,7 +16,9 @@ namespace {
 
 // Timings to the microsecond, in the JSON line and the CSV alike.
 std::string seconds_text(double seconds) {
-  char text[32];
+  // Room for any finite double in %.6f (309 digits before the point): a line read back may
+  // hold any number of seconds, and a truncated one would be another number.
+  char text[352];
   std::snprintf(text, sizeof text, "%.6f", seconds);
   return text;
 }
@@ -87,7 +90,9 @@ class LineFields final : public JsonEvents {
         fail("it was written by weightspace " + string(value) + ", this is " + kVersion);
       }
     } else if (key_ == "seconds") {
+      // As batch_line writes them: never negative, never NaN or infinite ("nan" is not JSON).
       result_.seconds = number(value);
+      if (!std::isfinite(result_.seconds) || result_.seconds < 0) fail("\"seconds\" is not a number of seconds");
       timings = true;
     } else if (key_ == "steps") {
       result_.steps = integer(value);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -34,5 +36,13 @@ std::string shard_meta_path(const std::string& shard_output);
 void write_shard_meta(const std::string& shard_output, const ShardMeta& meta);
 // CommandError naming the file when it is missing or is not a shard description.
 ShardMeta read_shard_meta(const std::string& shard_output);
+// The run options the merges read, checked when the description was read: whether it is a
+// sweep's shard (options "sweep", its name), a batch shard's timings (a CommandError naming
+// `shard_output` for a sweep shard's description) and the run's cache size.
+bool is_sweep_shard(const ShardMeta& meta);
+bool shard_timings(const ShardMeta& meta, const std::string& shard_output);
+std::size_t shard_cache(const ShardMeta& meta);
+// read_shard_meta's check of the description's text, read from `path` (named in the errors).
+ShardMeta parse_shard_meta(std::string_view text, const std::string& path);
 
 }  // namespace weightspace::app

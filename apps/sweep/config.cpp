@@ -226,7 +226,7 @@ void read_grade(const Reader& reader, const toml::table& grade, SweepConfig& con
   }
 }
 
-void read_answers(const Reader& reader, const toml::node& node, SweepConfig& config) {
+void read_answers(const Reader& reader, const toml::node& node, SweepConfig& config, const PathExists& exists) {
   const toml::array& sets = reader.array(node, "answers", "[[answers]] tables with a name and paths");
   std::set<std::string> names;
   for (const toml::node& entry : sets) {
@@ -243,9 +243,8 @@ void read_answers(const Reader& reader, const toml::node& node, SweepConfig& con
     }
     answers.paths = reader.strings(*paths, "answers.paths", "paths = [\"answers/\", \"extra.jsonl\"]");
     for (std::size_t i = 0; i < answers.paths.size(); ++i) {
-      std::error_code error;
       const std::string resolved = config.resolve(answers.paths[i]);
-      if (!std::filesystem::exists(resolved, error)) {
+      if (!exists(resolved)) {
         reader.fail((*paths->as_array())[i].source(), "answer set \"" + answers.name + "\": " + resolved +
                                                           " does not exist");
       }
@@ -266,11 +265,20 @@ std::string SweepConfig::resolve(const std::string& relative) const {
 }
 
 SweepConfig load_config(const std::string& path) {
-  SweepConfig config;
-  config.path = path;
-  config.text = read_input(path, kMaxConfigBytes);
+  std::string text = read_input(path, kMaxConfigBytes);
+  SweepConfig config = parse_config(path, std::move(text), [](const std::string& resolved) {
+    std::error_code error;
+    return std::filesystem::exists(resolved, error);
+  });
   std::error_code error;
   config.absolute_path = std::filesystem::absolute(path, error).lexically_normal().string();
+  return config;
+}
+
+SweepConfig parse_config(const std::string& path, std::string text, const PathExists& exists) {
+  SweepConfig config;
+  config.path = path;
+  config.text = std::move(text);
   config.folder = std::filesystem::path(path).parent_path().string();
   config.name = std::filesystem::path(path).stem().string();
   const toml::table document = parse(config.text, path);
@@ -287,7 +295,7 @@ SweepConfig load_config(const std::string& path) {
   if (answers == nullptr) {
     throw UsageError(path + ":1:1: no answer sets: add an [[answers]] table with a name and paths");
   }
-  read_answers(reader, *answers, config);
+  read_answers(reader, *answers, config, exists);
   if (const toml::node* speed = document.get("speed")) {
     const toml::table& table = reader.table(*speed, "[speed]");
     reader.only_keys(table, "[speed]", {"threads", "records", "repeat", "min_time", "instructions"});

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,13 @@ struct SweepConfig {
 // (TOML syntax, unknown keys with the close names, wrong types, values out of range, answer set
 // paths that do not exist).
 SweepConfig load_config(const std::string& path);
+
+// Whether an answer set path (as SweepConfig::resolve gives it) exists.
+using PathExists = std::function<bool(const std::string&)>;
+// load_config without the file system: `text` is the config at `path` (its folder resolves the
+// answer set paths), `exists` answers for those paths. absolute_path is left empty. The same
+// UsageErrors, in the same order, as load_config.
+SweepConfig parse_config(const std::string& path, std::string text, const PathExists& exists);
 
 // The `baseline` of a config text a store kept (not checked beyond that key).
 Baseline stored_baseline(const std::string& text, const std::string& path);

@@ -31,10 +31,6 @@ std::string cpu_model() {
 
 }  // namespace
 
-std::string Machine::describe() const {
-  return cpu_model + ", " + std::to_string(cores) + (cores == 1 ? " core, " : " cores, ") + simd;
-}
-
 Machine this_machine() {
   Machine machine;
   machine.cpu_model = cpu_model();

@@ -21,8 +21,11 @@ struct Machine {
   bool same_as(const Machine& other) const {
     return cpu_model == other.cpu_model && cores == other.cores && simd == other.simd;
   }
-  // e.g. "Intel(R) Xeon(R) ... , 2 cores, avx512"
-  std::string describe() const;
+  // e.g. "Intel(R) Xeon(R) ... , 2 cores, avx512". Here, not in machine.cpp, so that a reader of
+  // stored runs (fuzz/fuzz_store.cpp) links without the policy code this_machine() needs.
+  std::string describe() const {
+    return cpu_model + ", " + std::to_string(cores) + (cores == 1 ? " core, " : " cores, ") + simd;
+  }
 };
 
 // {"cpu_model", "cores", "simd", "hostname"}: runs' JSON (compare --json, the report's data).

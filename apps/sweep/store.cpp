@@ -150,6 +150,12 @@ Store::Store(const std::string& path, sqlite::Database::Mode mode) : database_(p
     if (tables > 0 && application != kApplicationId) {
       throw UsageError(path + " is an SQLite database of another program, not a weightspace results store");
     }
+    // No weightspace writes a negative version (the fuzzer's mutated stores: migrating "from"
+    // one altered tables that were never of schema 1).
+    if (version < 0) {
+      throw UsageError("database " + path + " has schema version " + std::to_string(version) +
+                       ", which no weightspace writes: it is not a results store");
+    }
     if (version > kSchemaVersion) {
       throw UsageError("database " + path + " has schema version " + std::to_string(version) + ", newer than the " +
                        std::to_string(kSchemaVersion) + " this weightspace " + kVersion +

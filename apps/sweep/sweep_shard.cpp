@@ -132,7 +132,7 @@ std::int64_t merge_sweep_shards(const std::vector<ShardOutput>& shards, const st
 
   // In the one-process order: the deal replayed over each record's game, source and episodes.
   const std::uint64_t total = first.meta.total_records;
-  MergeOrder order(static_cast<std::int64_t>(runs.size()), first.meta.options.at("cache").get<std::size_t>());
+  MergeOrder order(static_cast<std::int64_t>(runs.size()), shard_cache(first.meta));
   std::vector<std::size_t> taken(runs.size(), 0);
   std::vector<StoredRecord> merged;
   merged.reserve(total);

@@ -12,6 +12,9 @@
 
 #include "apps/cli/files.hpp"
 #include "apps/cluster/shard.hpp"
+#include "apps/cluster/shard_meta.hpp"
+#include "apps/cluster/shard_set.hpp"
+#include "apps/version.hpp"
 
 namespace weightspace::app {
 namespace {
@@ -230,6 +233,81 @@ TEST(RecordsFingerprint, ChangesWithAnyFieldAndTheOrder) {
   }
   // Field boundaries count: "ab" + "" is not "a" + "b".
   EXPECT_NE(hex({record("\"ab\"", "", 1, "")}), hex({record("\"a\"", "b", 1, "")}));
+}
+
+// A shard description as a finished batch shard writes it, with `options` and `count` as given.
+std::string shard_description(const std::string& options, const std::string& count = "2") {
+  return std::string(R"({"format": "weightspace-shard", "format_version": 1, "weightspace_version": ")") + kVersion +
+         R"(", "shard_index": 1, "shard_count": )" + count + R"(, "out": "grades.jsonl", "options": )" + options +
+         R"(, "complete": true, "inputs_sha256": "00", "records": 1, "total_records": 2, "work": 4, "total_work": 8})";
+}
+
+std::string description_error(const std::string& text) {
+  try {
+    parse_shard_meta(text, "g.shard.json");
+  } catch (const CommandError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(ShardMeta, ReadsWhatABatchShardWrites) {
+  const ShardMeta meta = parse_shard_meta(shard_description(R"({"cache": 4096, "timings": true})"), "g.shard.json");
+  EXPECT_EQ(meta.index, 1);
+  EXPECT_FALSE(is_sweep_shard(meta));
+  EXPECT_TRUE(shard_timings(meta, "g"));
+  EXPECT_EQ(shard_cache(meta), 4096u);
+}
+
+// Found writing fuzz/fuzz_shard_meta (which checks them): each of these escaped `merge` as a JSON
+// library exception (out_of_range, type_error), not an error naming the file.
+TEST(ShardMeta, OptionsTheMergesReadAreChecked) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"cache": 4096})", "its options' timings is not true or false"},
+      {R"({"cache": 4096, "timings": 1})", "its options' timings is not true or false"},
+      {R"({"timings": true})", "its options' cache is not a whole number"},
+      {R"({"cache": "4096", "timings": true})", "its options' cache is not a whole number"},
+      {R"({"cache": -1, "timings": true})", "its options' cache is not a whole number"},
+      {R"({"cache": 1, "sweep": 7})", "its options' sweep is not a string"},
+      {R"([1])", "its options are not an object"},
+  };
+  for (const auto& [options, problem] : cases) {
+    EXPECT_EQ(description_error(shard_description(options)), std::string("g.shard.json is not a weightspace shard "
+                                                                         "description: ") + problem)
+        << options;
+  }
+}
+
+TEST(ShardMeta, AShardCountBeyondTheLimitIsRefused) {
+  // check_shards sized a vector by it: 2^62 shards threw std::length_error (found with the above).
+  EXPECT_EQ(description_error(shard_description(R"({"cache": 1, "timings": true})", "4611686018427387904")),
+            "g.shard.json: shard 1 of 4611686018427387904 is not a shard");
+  EXPECT_EQ(description_error(shard_description(R"({"cache": 1, "timings": true})", std::to_string(kMaxShards))), "");
+}
+
+TEST(ShardMeta, NumbersAreWholeAndWithin64Bits) {
+  // The fuzzer's input: a shard count of 218446744073709551615, which JSON reads as a float,
+  // was cast to int64 (undefined behaviour: UBSan's float-cast-overflow).
+  EXPECT_EQ(description_error(shard_description(R"({"cache": 1, "timings": true})", "218446744073709551615")),
+            "g.shard.json is not a weightspace shard description: shard_count is not a whole number within 64 bits");
+  EXPECT_EQ(description_error(shard_description(R"({"cache": 1, "timings": true})", "2.0")),
+            "g.shard.json is not a weightspace shard description: shard_count is not a whole number within 64 bits");
+  std::string text = shard_description(R"({"cache": 1, "timings": true})");
+  text.replace(text.find("\"records\": 1"), std::string("\"records\": 1").size(), "\"records\": -1");
+  EXPECT_EQ(description_error(text),
+            "g.shard.json is not a weightspace shard description: records is not a whole number from 0 within 64 bits");
+}
+
+TEST(ShardMeta, ASweepShardIsNotMergedAsABatchShard) {
+  const ShardMeta meta = parse_shard_meta(shard_description(R"({"sweep": "nightly", "cache": 1})"), "g.shard.json");
+  EXPECT_TRUE(is_sweep_shard(meta));
+  EXPECT_THROW(shard_timings(meta, "g.jsonl"), CommandError);
+  const std::vector<ShardOutput> shards = check_shards({ShardOutput{"a", meta}, ShardOutput{"b", [&] {
+                                                         ShardMeta first = meta;
+                                                         first.index = 0;
+                                                         return first;
+                                                       }()}});
+  EXPECT_EQ(shards.front().path, "b");
 }
 
 }  // namespace

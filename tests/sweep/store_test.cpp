@@ -97,6 +97,25 @@ TEST_F(StoreTest, AFullDatabaseKeepsWholeTransactionsAndResumes) {
   EXPECT_DOUBLE_EQ(store.run(run)->grade_seconds, 0.5 * static_cast<double>(committed / 64 + 1));
 }
 
+TEST_F(StoreTest, ANegativeSchemaVersionIsRefused) {
+  // fuzz/fuzz_store's mutated stores: user_version -939524092 was "migrated" from schema 1.
+  { Store store(path_, sqlite::Database::Mode::Create); }
+  {
+    sqlite::Database database(path_, sqlite::Database::Mode::Existing);
+    database.exec("PRAGMA user_version = -939524092");
+  }
+  try {
+    Store store(path_, sqlite::Database::Mode::Existing);
+    ADD_FAILURE() << "opened";
+  } catch (const UsageError& error) {
+    EXPECT_EQ(std::string(error.what()), "database " + path_ +
+                                             " has schema version -939524092, which no weightspace writes: it is not "
+                                             "a results store");
+  }
+  sqlite::Database database(path_, sqlite::Database::Mode::Existing);
+  EXPECT_EQ(database.integer("PRAGMA user_version"), -939524092);  // refused, untouched
+}
+
 TEST_F(StoreTest, AnUncommittedTransactionLeavesNothing) {
   Store store(path_, sqlite::Database::Mode::Create);
   const std::int64_t run = new_run(store);

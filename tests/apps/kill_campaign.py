@@ -169,8 +169,13 @@ def shards_campaign(folder):
                 run(args)
         kills += was_killed
         merged = os.path.join(folder, "merged.jsonl")
+        # A kill can land after the shard wrote its last record and was marked complete (the
+        # process was only exiting, a window that grows on a loaded machine): merge may accept
+        # such a shard, and must then give the one-process run's output. Anything else it must
+        # refuse.
         if was_killed and run(["merge", "--quiet", "--out", merged, *shards], check=False).returncode == 0:
-            defect("shards", point, "merge accepted a killed shard")
+            if read(merged) != expected:
+                defect("shards", point, "merge accepted a killed shard that was not complete")
         run([*shard_args[victim], "--resume"])
         run(["merge", "--quiet", "--out", merged, *shards])
         if read(merged) != expected:

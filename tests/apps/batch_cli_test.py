@@ -15,9 +15,9 @@ import select
 import signal
 import subprocess
 import sys
-import tempfile
 import time
-import unittest
+
+from apps_support import FolderCase, run_tests
 
 BINARY, GOLDEN, EXAMPLES = sys.argv[1:4]
 del sys.argv[1:4]
@@ -47,14 +47,7 @@ def grade(game, path, episodes, source="original", trajectory=False):
     return result.stdout.rstrip("\n")
 
 
-class Batch(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
+class Batch(FolderCase):
     def write(self, name, text):
         path = os.path.join(self.dir, name)
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -388,8 +381,4 @@ class Batch(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    runner = unittest.TextTestRunner(verbosity=2)
-    result = runner.run(unittest.defaultTestLoader.loadTestsFromTestCase(Batch))
-    failed = len(result.failures) + len(result.errors)
-    print(f"{result.testsRun - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    sys.exit(run_tests())

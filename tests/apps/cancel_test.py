@@ -19,6 +19,8 @@ import tempfile
 import time
 import unittest
 
+from apps_support import run_tests
+
 BINARY, EXAMPLES = sys.argv[1:3]
 del sys.argv[1:3]
 ANSWER = os.path.join(EXAMPLES, "answers", "freeway.md")
@@ -76,8 +78,4 @@ class CtrlC(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    runner = unittest.TextTestRunner(verbosity=2)
-    result = runner.run(unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__]))
-    failed = len(result.failures) + len(result.errors)
-    print(f"{result.testsRun - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    sys.exit(run_tests())

@@ -10,8 +10,8 @@ was (the temporary file is not renamed over it). The failure is injected by an L
 import os
 import subprocess
 import sys
-import tempfile
-import unittest
+
+from apps_support import FolderCase, run_tests
 
 BINARY, SHIM, EXAMPLES = (os.path.abspath(path) for path in sys.argv[1:4])
 del sys.argv[1:4]
@@ -31,17 +31,7 @@ def run(*args, fail=None, suffix=None):
     return result
 
 
-class DeferredErrors(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.dir, name)
-
+class DeferredErrors(FolderCase):
     def assert_failed(self, result, path):
         self.assertEqual(result.returncode, 1, result.stderr)
         self.assertIn(f"cannot write {path}", result.stderr)  # a merge's: its temporary file beside it
@@ -73,8 +63,4 @@ class DeferredErrors(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    runner = unittest.TextTestRunner(verbosity=2)
-    result = runner.run(unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__]))
-    failed = len(result.failures) + len(result.errors)
-    print(f"{result.testsRun - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    sys.exit(run_tests())

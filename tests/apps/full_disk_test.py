@@ -24,6 +24,8 @@ import sys
 import tempfile
 import unittest
 
+from apps_support import run_tests
+
 BINARY, EXAMPLES = (os.path.abspath(path) for path in sys.argv[1:3])
 del sys.argv[1:3]
 ANSWERS = os.path.join(EXAMPLES, "answers")
@@ -341,8 +343,4 @@ if __name__ == "__main__":
     if reason is not None:
         print(f"SKIP: cannot mount a tmpfs here ({reason}); the full-disk cases need it", file=sys.stderr)
         sys.exit(SKIP)
-    runner = unittest.TextTestRunner(verbosity=2)
-    result = runner.run(unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__]))
-    failed = len(result.failures) + len(result.errors)
-    print(f"{result.testsRun - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    sys.exit(run_tests())

@@ -11,9 +11,9 @@ usage: python3 locks_test.py WEIGHTSPACE_BINARY EXAMPLES_DIR
 import os
 import subprocess
 import sys
-import tempfile
 import time
-import unittest
+
+from apps_support import FolderCase, run_tests
 
 BINARY, EXAMPLES = sys.argv[1:3]
 del sys.argv[1:3]
@@ -50,17 +50,7 @@ class Writer:
         self.process.stderr.close()
 
 
-class ConcurrentWriters(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.dir, name)
-
+class ConcurrentWriters(FolderCase):
     def test_two_batches_on_one_output(self):
         out = self.path("out.jsonl")
         with Writer(["batch", ANSWER, *LONG, "--out", out], ready=out) as writer:
@@ -102,8 +92,4 @@ class ConcurrentWriters(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    runner = unittest.TextTestRunner(verbosity=2)
-    result = runner.run(unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__]))
-    failed = len(result.failures) + len(result.errors)
-    print(f"{result.testsRun - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    sys.exit(run_tests())

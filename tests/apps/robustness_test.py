@@ -18,6 +18,8 @@ import threading
 import time
 import unittest
 
+from apps_support import FolderCase, run_tests
+
 BINARY, EXAMPLES = sys.argv[1:3]
 del sys.argv[1:3]
 ANSWER = os.path.join(EXAMPLES, "answers", "breakout.md")
@@ -50,18 +52,8 @@ def reward(result):
     return json.loads(result.stdout)
 
 
-class Outputs(unittest.TestCase):
+class Outputs(FolderCase):
     """Item 1: --out, --weights-out, --episodes-out and verify --reward keep what is at the path."""
-
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.dir, name)
 
     def writers(self, target):
         return [("grade", "--game", "breakout", "--episodes", "2", ANSWER, "--out", target),
@@ -302,8 +294,4 @@ class Messages(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    runner = unittest.TextTestRunner(verbosity=2)
-    result = runner.run(unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__]))
-    failed = len(result.failures) + len(result.errors)
-    print(f"{result.testsRun - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    sys.exit(run_tests())

@@ -60,7 +60,7 @@ std::string million(double steps_per_second) {
 // second when CPU time gates.
 std::string speed_regression_text(const SpeedChange& speed, const Comparison& comparison, double speed_tolerance) {
   const bool cpu = comparison.gate == SpeedGate::CpuTime && speed.cpu;
-  const SpeedJudgement& judged = cpu ? *speed.cpu : speed.judgement;
+  const SpeedJudgement& judged = speed.judged_by(comparison.gate);
   return million(judged.base.median) + " -> " + million(judged.now.median) + (cpu ? " steps per CPU second at " : " steps/s at ") +
          std::to_string(speed.threads) + " threads, beyond the " +
          std::to_string(static_cast<int>(std::lround(100 * speed_tolerance))) + "% tolerance, p = " +

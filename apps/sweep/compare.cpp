@@ -139,10 +139,8 @@ void compare_speed(const RunRecords& base, const RunRecords& now, Comparison& co
                     : cpu_everywhere      ? SpeedGate::CpuTime
                                           : SpeedGate::WallTime;
   for (SpeedChange& change : comparison.speed) {
-    const SpeedJudgement* gating = comparison.gate == SpeedGate::CpuTime    ? &*change.cpu
-                                   : comparison.gate == SpeedGate::WallTime ? &change.judgement
-                                                                            : nullptr;
-    change.regression = gating != nullptr && gating->verdict == SpeedJudgement::Verdict::Regression;
+    change.regression = comparison.gate != SpeedGate::Instructions &&
+                        change.judged_by(comparison.gate).verdict == SpeedJudgement::Verdict::Regression;
   }
   if (comparison.speed.empty()) {
     comparison.speed_note = "speed not compared: the runs have no thread count measured in both ([speed] in the config)";

@@ -41,6 +41,13 @@ struct GroupChange {
   double new_mean = 0.0;
 };
 
+// What decides a speed regression: the instruction count when both runs have one (identical
+// code, identical count, whatever the load); else CPU time when both runs kept it for every
+// thread count (a busy machine takes wall time away, hardly CPU time); else wall time. The
+// others are judged and shown, not gated.
+enum class SpeedGate { Instructions, CpuTime, WallTime };
+const char* speed_gate_name(SpeedGate gate);  // "instructions", "cpu_time", "wall_time"
+
 // One thread count timed by both runs on the same pinned workload and machine: the medians of
 // their repetitions' steps/s, judged by judge_speed (speed_stats.hpp), by wall time and, when
 // both runs kept it, by CPU time.
@@ -49,19 +56,16 @@ struct SpeedChange {
   double base_steps_per_second = 0.0;  // medians
   double new_steps_per_second = 0.0;
   double change = 0.0;  // new / base - 1
-  bool regression = false;  // judged a regression by the figure that gates (SpeedGate below)
+  bool regression = false;  // judged a regression by the figure that gates (SpeedGate above)
   std::size_t base_repetitions = 0;
   std::size_t new_repetitions = 0;
   SpeedJudgement judgement;            // steps per wall-clock second
   std::optional<SpeedJudgement> cpu;   // steps per CPU second of the process
+  // The judgement a regression line quotes: CPU time's when CPU time gates, else wall time's.
+  const SpeedJudgement& judged_by(SpeedGate gate) const {
+    return gate == SpeedGate::CpuTime && cpu ? *cpu : judgement;
+  }
 };
-
-// What decides a speed regression: the instruction count when both runs have one (identical
-// code, identical count, whatever the load); else CPU time when both runs kept it for every
-// thread count (a busy machine takes wall time away, hardly CPU time); else wall time. The
-// others are judged and shown, not gated.
-enum class SpeedGate { Instructions, CpuTime, WallTime };
-const char* speed_gate_name(SpeedGate gate);  // "instructions", "cpu_time", "wall_time"
 
 // The instructions both runs' workloads took ([speed] instructions): the deterministic figure
 // the speed gate uses when both runs have it; wall time is then judged and shown, not gated.

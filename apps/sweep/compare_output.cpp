@@ -139,15 +139,10 @@ nlohmann::json speed_change_json(const SpeedChange& change) {
   return json;
 }
 
-// The judgement that gates a thread count (CPU or wall time), for the regression lines.
-const SpeedJudgement& gating(const SpeedChange& change, const Comparison& comparison) {
-  return comparison.gate == SpeedGate::CpuTime && change.cpu ? *change.cpu : change.judgement;
-}
-
 // "12.31 -> 8.20 M steps/s (-33.4%, tolerance 10.0%, p = 4.1e-05)", per CPU second when CPU
 // time gates.
 std::string speed_regression_detail(const SpeedChange& change, const Comparison& comparison) {
-  const SpeedJudgement& judged = gating(change, comparison);
+  const SpeedJudgement& judged = change.judged_by(comparison.gate);
   const char* unit = comparison.gate == SpeedGate::CpuTime ? " M steps per CPU second (" : " M steps/s (";
   return fixed(judged.base.median / 1e6, 2) + " -> " + fixed(judged.now.median / 1e6, 2) + unit +
          signed_fixed(100 * judged.change, 1, "%") + ", tolerance " + fixed(100 * comparison.speed_tolerance, 1) +
@@ -266,7 +261,7 @@ nlohmann::json comparison_json(const RunRecords& base, const RunRecords& now, co
   for (const SpeedChange& change : comparison.speed) {
     speed.push_back(speed_change_json(change));
     if (change.regression) {
-      const SpeedJudgement& judged = gating(change, comparison);
+      const SpeedJudgement& judged = change.judged_by(comparison.gate);
       const char* unit = comparison.gate == SpeedGate::CpuTime ? "steps per CPU second " : "steps/s ";
       regressions.push_back({{"kind", "speed"}, {"threads", change.threads}, {"change", judged.change},
                              {"detail", unit + signed_fixed(100 * judged.change, 1, "%") + " at " +

@@ -23,4 +23,12 @@ std::string reward_json(const Reward& reward) {
   return out + "}";
 }
 
+std::string error_place_json(const Reward& reward) {
+  const PythonError* error = !reward.parse_success && reward.error ? &*reward.error : nullptr;
+  const bool placed = error != nullptr && error->has_place();
+  std::string out = "\"error_kind\": " + (error ? python_json_string(error->kind) : std::string("null"));
+  out += ", \"error_line\": " + (placed ? std::to_string(error->line) : std::string("null"));
+  return out + ", \"error_column\": " + (placed ? std::to_string(error->column) : std::string("null"));
+}
+
 }  // namespace weightspace

@@ -173,13 +173,8 @@ std::string batch_line(const BatchResult& result, bool timings) {
   line += ", \"episodes\": " + std::to_string(record.request.episodes);
   line += ", \"reward\": " + reward_json(result.reward);
   line += ", \"weights_sha256\": " + json_or_null(result.weights_sha256);
-  // The error's class and place beside the reward (which holds only the grader's message);
-  // null on success, and line and column null when the error has no single place.
-  const PythonError* error = !result.reward.parse_success && result.reward.error ? &*result.reward.error : nullptr;
-  line += ", \"error_kind\": " + json_or_null(error ? std::optional(error->kind) : std::nullopt);
-  const bool placed = error != nullptr && error->has_place();
-  line += ", \"error_line\": " + (placed ? std::to_string(error->line) : std::string("null"));
-  line += ", \"error_column\": " + (placed ? std::to_string(error->column) : std::string("null"));
+  // The error's class and place beside the reward (which holds only the grader's message).
+  line += ", " + error_place_json(result.reward);
   // Not graded for a limit of this machine (not the answer's fault): marked for programs, and
   // only there, so that every other line stays as it was.
   if (result.refused) line += ", \"refused\": true";

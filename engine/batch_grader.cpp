@@ -118,6 +118,27 @@ Rollout rollout_of(const BatchResult& result) {
   return rollout;
 }
 
+// The stages of BatchGrader::run on the arena's threads: records are taken, their parse
+// shared and their cache consulted in input order, parsed and played in parallel, finished
+// in input order.
+template <typename Take, typename Consult, typename Play, typename Finish>
+void run_pipeline(tbb::task_arena& arena, std::size_t window, Take take, Consult consult, Play play,
+                  Finish finish) {
+  arena.execute([&] {
+    tbb::parallel_pipeline(
+        window,
+        tbb::make_filter<void, Job*>(tbb::filter_mode::serial_in_order, take) &
+            tbb::make_filter<Job*, Job*>(tbb::filter_mode::parallel,
+                                         [](Job* job) {
+                                           parse(*job);
+                                           return job;
+                                         }) &
+            tbb::make_filter<Job*, Job*>(tbb::filter_mode::serial_in_order, consult) &
+            tbb::make_filter<Job*, Job*>(tbb::filter_mode::parallel, play) &
+            tbb::make_filter<Job*, void>(tbb::filter_mode::serial_in_order, finish));
+  });
+}
+
 }  // namespace
 
 struct BatchGrader::State {
@@ -176,8 +197,13 @@ void BatchGrader::remember(const BatchResult& result) {
 BatchSummary BatchGrader::run(const std::function<std::optional<BatchRecord>()>& next,
                               const std::function<void(BatchResult&&)>& sink, const std::atomic<bool>* cancel) {
   State& state = *state_;
-  tbb::task_arena& arena = shared_arena(state.options.run.threads);
-  const int threads = arena.max_concurrency();
+  // One thread runs each record through the stages below before it takes the next, without
+  // oneTBB: setting its scheduler up (its allocator library, /proc reads, a search for the RML
+  // server) cost a one-thread batch process 71 of its 548 page faults and 160 system calls
+  // (docs/performance.md, "Round three: process start and records").
+  const bool serial = state.options.run.threads == 1;
+  tbb::task_arena* arena = serial ? nullptr : &shared_arena(state.options.run.threads);
+  const int threads = serial ? 1 : arena->max_concurrency();
   const auto window = static_cast<std::size_t>(state.options.window > 0 ? state.options.window
                                                                          : std::max(16, 8 * threads));
   state.jobs.resize(window);
@@ -188,13 +214,10 @@ BatchSummary BatchGrader::run(const std::function<std::optional<BatchRecord>()>&
   run.track_margins = false;
   run.cancel = cancel;  // a long grade in flight stops starting episodes too
 
-  auto take = [&](tbb::flow_control& control) -> Job* {
+  auto take = [&]() -> Job* {  // nullptr: no record left
     std::optional<BatchRecord> record;
     if (!cancelled()) record = next();
-    if (!record) {
-      control.stop();
-      return nullptr;
-    }
+    if (!record) return nullptr;
     Job& job = state.jobs[sequence % window];
     job.result = BatchResult{};
     job.result.sequence = sequence++;
@@ -233,23 +256,22 @@ BatchSummary BatchGrader::run(const std::function<std::optional<BatchRecord>()>&
     sink(std::move(result));
   };
 
-  arena.execute([&] {
-    tbb::parallel_pipeline(
-        window,
-        tbb::make_filter<void, Job*>(tbb::filter_mode::serial_in_order, take) &
-            tbb::make_filter<Job*, Job*>(tbb::filter_mode::parallel,
-                                         [](Job* job) {
-                                           parse(*job);
-                                           return job;
-                                         }) &
-            tbb::make_filter<Job*, Job*>(tbb::filter_mode::serial_in_order,
-                                         [&](Job* job) {
-                                           state.consult_cache(*job);
-                                           return job;
-                                         }) &
-            tbb::make_filter<Job*, Job*>(tbb::filter_mode::parallel, play_owned) &
-            tbb::make_filter<Job*, void>(tbb::filter_mode::serial_in_order, finish));
-  });
+  if (serial) {
+    while (Job* job = take()) {
+      parse(*job);
+      state.consult_cache(*job);
+      finish(play_owned(job));
+    }
+  } else {
+    run_pipeline(*arena, window, [&](tbb::flow_control& control) {
+      Job* job = take();
+      if (job == nullptr) control.stop();
+      return job;
+    }, [&](Job* job) {
+      state.consult_cache(*job);
+      return job;
+    }, play_owned, finish);
+  }
   state.last_input.reset();
   for (Job& job : state.jobs) job.parse.reset();  // a cancelled run leaves jobs unfinished
   summary.cancelled = cancelled();

@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <memory_resource>
 #include <span>
 #include <vector>
 
 #include <weightspace/run_options.hpp>
 
 #include "engine/episode.hpp"
+#include "engine/huge_page_block.hpp"
 #include "engine/policy_memo.hpp"
 #include "policy/policy.hpp"
 
@@ -64,7 +66,7 @@ class EpisodeQueue {
 // batched sampler; a hit's action comes from its stored exact cdf. A slot whose episode ends
 // takes the next episode of the queue. Every slot owns its episode's generators, so the results
 // are those of run_episode() whatever B is and whatever the memo holds. All buffers are sized
-// once, in the constructor.
+// once, in the constructor, in one block of memory that may be a huge page (HugePageBlock).
 template <Game G>
 class Lockstep {
  public:
@@ -81,22 +83,28 @@ class Lockstep {
   static constexpr bool kBoardKeys = PaintsBoards<G>;
 
   explicit Lockstep(int size)
-      : slots_(static_cast<std::size_t>(std::max(size, 1))),
-        observations_(slots_.size()),
-        logits_(slots_.size()),
-        uniforms_(slots_.size()),
-        actions_(slots_.size()),
-        running_(slots_.size()),
-        edges_(slots_.size()),
-        miss_keys_(slots_.size()),
-        miss_of_(slots_.size()),
-        miss_actions_(slots_.size()) {
+      : slots_(static_cast<std::size_t>(std::max(size, 1)), &memory_),
+        observations_(slots_.size(), &memory_),
+        logits_(slots_.size(), &memory_),
+        uniforms_(slots_.size(), &memory_),
+        actions_(slots_.size(), &memory_),
+        running_(slots_.size(), &memory_),
+        starting_(&memory_),
+        starting_indices_(&memory_),
+        starting_slots_(&memory_),
+        memo_(&memory_),
+        edges_(slots_.size(), &memory_),
+        miss_keys_(slots_.size(), &memory_),
+        miss_of_(slots_.size(), &memory_),
+        miss_actions_(slots_.size(), &memory_) {
     starting_.reserve(slots_.size());
     starting_indices_.reserve(slots_.size());
     starting_slots_.reserve(slots_.size());
   }
 
   int size() const { return static_cast<int>(slots_.size()); }
+  // The bytes of its buffers held in its HugePageBlock.
+  std::size_t block_bytes() const { return memory_.used(); }
 
   // Plays episodes taken from `episodes` until it runs dry and writes episode i's result to
   // results[i]. Several Locksteps (threads) may share one EpisodeQueue. Once the queue is
@@ -287,20 +295,21 @@ class Lockstep {
     EpisodeState<G> episode;
     std::int64_t index = 0;
   };
-  std::vector<Slot> slots_;
-  std::vector<ActiveInputs> observations_;
-  std::vector<Logits> logits_;
-  std::vector<double> uniforms_;
-  std::vector<int> actions_;
-  std::vector<std::size_t> running_;
-  std::vector<EpisodeState<G>*> starting_;
-  std::vector<std::int64_t> starting_indices_;
-  std::vector<std::size_t> starting_slots_;
+  HugePageBlock memory_;  // first: every buffer below comes from it
+  std::pmr::vector<Slot> slots_;
+  std::pmr::vector<ActiveInputs> observations_;
+  std::pmr::vector<Logits> logits_;
+  std::pmr::vector<double> uniforms_;
+  std::pmr::vector<int> actions_;
+  std::pmr::vector<std::size_t> running_;
+  std::pmr::vector<EpisodeState<G>*> starting_;
+  std::pmr::vector<std::int64_t> starting_indices_;
+  std::pmr::vector<std::size_t> starting_slots_;
   PolicyMemo memo_;
-  std::vector<const ActionEdges*> edges_;       // running slot k's cdf (with the memo), or nullptr: a miss
-  std::vector<PolicyMemo::Key> miss_keys_;      // miss m's key
-  std::vector<std::size_t> miss_of_;            // miss m's running position k
-  std::vector<int> miss_actions_;               // miss m's action
+  std::pmr::vector<const ActionEdges*> edges_;  // running slot k's cdf (with the memo), or nullptr: a miss
+  std::pmr::vector<PolicyMemo::Key> miss_keys_;  // miss m's key
+  std::pmr::vector<std::size_t> miss_of_;        // miss m's running position k
+  std::pmr::vector<int> miss_actions_;           // miss m's action
 };
 
 }  // namespace weightspace

@@ -5,6 +5,8 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <memory_resource>
+#include <type_traits>
 #include <vector>
 
 #include "games/cells.hpp"
@@ -64,7 +66,17 @@ class PolicyMemo {
     std::uint64_t hash;
   };
 
-  PolicyMemo() : slots_(kSlots, 0), entries_(std::make_unique_for_overwrite<Entry[]>(kMaxEntries)) {}
+  // The table and the entries come from `memory`; entries are left uninitialised, so that only
+  // the pages of those stored are ever touched.
+  explicit PolicyMemo(std::pmr::memory_resource* memory = std::pmr::get_default_resource())
+      : slots_(kSlots, 0, memory),
+        memory_(memory),
+        entries_(static_cast<Entry*>(memory->allocate(sizeof(Entry) * kMaxEntries, alignof(Entry)))) {
+    std::uninitialized_default_construct_n(entries_, kMaxEntries);
+  }
+  ~PolicyMemo() { memory_->deallocate(entries_, sizeof(Entry) * kMaxEntries, alignof(Entry)); }
+  PolicyMemo(const PolicyMemo&) = delete;
+  PolicyMemo& operator=(const PolicyMemo&) = delete;
 
   // Forgets every entry; keys are now restricted to `inputs`, from observations laid out as
   // `layout`.
@@ -186,9 +198,11 @@ class PolicyMemo {
 
   // 0: empty; else 1 + the index of its entry. Two bytes a slot keep the table in 32 KB, a
   // core's L1 data cache.
-  std::vector<std::uint16_t> slots_;
+  std::pmr::vector<std::uint16_t> slots_;
   static_assert(kMaxEntries < 65536);
-  std::unique_ptr<Entry[]> entries_;
+  static_assert(std::is_trivially_destructible_v<Entry>);  // freed without destroying them
+  std::pmr::memory_resource* memory_;
+  Entry* entries_;
   std::size_t count_ = 0;
   // Key word k: the bits mask_[k] of the observation's word word_index_[k].
   std::array<std::uint64_t, kMaxKeyWords> mask_{};

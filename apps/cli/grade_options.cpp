@@ -40,6 +40,9 @@ std::int64_t parse_episodes(const std::string& name, const std::string& text) {
 }
 
 int usable_threads(int requested, std::string& note) {
+  // Asking oneTBB sets it up (a search of the library path for OpenMP's runtime among other
+  // things), which a one-thread process otherwise never does; every machine runs one thread.
+  if (requested <= 1) return requested;
   const int cores = tbb::info::default_concurrency();
   if (requested <= cores) return requested;
   note = "--threads " + std::to_string(requested) + ": this machine runs " + count_of(cores, "thread") +

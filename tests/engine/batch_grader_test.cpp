@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include <weightspace/reward.hpp>
@@ -287,34 +290,85 @@ TEST(BatchGrader, RecordsOfOneInputShareItsParseAndNothingElse) {
 
 TEST(BatchGrader, StopsWhenCancelledAndWhenTheSinkThrows) {
   const std::vector<BatchRecord> records = mixed_records();
-  BatchOptions options;
-  options.run.threads = 2;
-  BatchGrader grader(options);
-  std::atomic<bool> cancel{false};
-  std::size_t next = 0;
-  std::size_t reported = 0;
-  auto source = [&]() -> std::optional<BatchRecord> {
-    if (next == records.size()) return std::nullopt;
-    return records[next++];
-  };
-  const BatchSummary summary = grader.run(source, [&](BatchResult&&) {
-    if (++reported == 5) cancel = true;
-  }, &cancel);
-  EXPECT_TRUE(summary.cancelled);
-  EXPECT_EQ(reported, 5u);
-  EXPECT_LT(next, records.size());
+  for (const int threads : {1, 2}) {  // one thread runs without oneTBB's pipeline
+    BatchOptions options;
+    options.run.threads = threads;
+    BatchGrader grader(options);
+    std::atomic<bool> cancel{false};
+    std::size_t next = 0;
+    std::size_t reported = 0;
+    auto source = [&]() -> std::optional<BatchRecord> {
+      if (next == records.size()) return std::nullopt;
+      return records[next++];
+    };
+    const BatchSummary summary = grader.run(source, [&](BatchResult&&) {
+      if (++reported == 5) cancel = true;
+    }, &cancel);
+    EXPECT_TRUE(summary.cancelled) << threads;
+    EXPECT_EQ(reported, 5u) << threads;
+    EXPECT_LT(next, records.size()) << threads;
 
-  next = 0;
-  EXPECT_THROW(grader.run(source, [](BatchResult&&) { throw std::runtime_error("disk full"); }), std::runtime_error);
-  // The grader is usable again after a failed run.
-  next = 0;
-  std::vector<Outcome> again;
-  grader.run(source, [&](BatchResult&& result) {
-    again.push_back({result.sequence, result.record.id, reward_json(result.reward), result.weights_sha256, result.cached,
-                     result.steps});
-  });
-  ASSERT_EQ(again.size(), records.size());
-  for (std::size_t i = 0; i < again.size(); ++i) EXPECT_EQ(again[i].sequence, i);
+    next = 0;
+    EXPECT_THROW(grader.run(source, [](BatchResult&&) { throw std::runtime_error("disk full"); }), std::runtime_error);
+    // The grader is usable again after a failed run.
+    next = 0;
+    std::vector<Outcome> again;
+    grader.run(source, [&](BatchResult&& result) {
+      again.push_back({result.sequence, result.record.id, reward_json(result.reward), result.weights_sha256,
+                       result.cached, result.steps});
+    });
+    ASSERT_EQ(again.size(), records.size()) << threads;
+    for (std::size_t i = 0; i < again.size(); ++i) EXPECT_EQ(again[i].sequence, i);
+  }
+}
+
+// One thread finishes each record before it asks for the next: a caller that waits for its
+// result before it hands over another record (a server's single client) is never stuck.
+TEST(BatchGrader, OneThreadFinishesEachRecordBeforeTakingTheNext) {
+  const std::vector<BatchRecord> records = mixed_records();
+  BatchOptions options;
+  options.run.threads = 1;
+  BatchGrader grader(options);
+  std::size_t next = 0;
+  std::size_t finished = 0;
+  grader.run(
+      [&]() -> std::optional<BatchRecord> {
+        EXPECT_EQ(finished, next) << "record " << next << " taken before record " << finished << " finished";
+        if (next == records.size()) return std::nullopt;
+        return records[next++];
+      },
+      [&](BatchResult&&) { ++finished; });
+  EXPECT_EQ(finished, records.size());
+}
+
+bool tbb_allocator_loaded() {
+  std::ifstream maps("/proc/self/maps");
+  const std::string text((std::istreambuf_iterator<char>(maps)), std::istreambuf_iterator<char>());
+  return text.find("libtbbmalloc") != std::string::npos;
+}
+
+// A one-thread batch never sets oneTBB up: its set-up (the scalable allocator's library, /proc
+// reads, a search for the RML server) cost a short batch process 71 page faults. The probe
+// is the allocator library oneTBB loads when it starts, checked in a fresh process (gtest runs
+// a threadsafe death test's body in a new execution of this binary), then after a two-thread
+// run, which must show it.
+TEST(BatchGraderDeathTest, OneThreadDoesNotSetUpOneTbb) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        BatchOptions options;
+        options.run.threads = 1;
+        std::vector<BatchRecord> records = mixed_records();
+        records.resize(6);
+        const bool before = tbb_allocator_loaded();
+        const std::size_t one = run_all(records, options).size();
+        const bool after_one = tbb_allocator_loaded();
+        options.run.threads = 2;
+        const std::size_t two = run_all(records, options).size();
+        const bool after_two = tbb_allocator_loaded();
+        std::exit(!before && !after_one && after_two && one == 6 && two == 6 ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "engine/episode.hpp"
 #include "engine/policy_memo.hpp"
+#include "engine/seed_plan.hpp"
 #include "policy/policy.hpp"
 
 namespace weightspace {
@@ -167,7 +168,7 @@ class Lockstep {
       }
     };
     auto start_pending = [&] {
-      EpisodeState<G>::start_many(starting_, starting_indices_);
+      EpisodeState<G>::start_many(starting_, starting_indices_, seed_plan_.words());
       for (const std::size_t slot : starting_slots_) {
         running_[running] = slot;
         observe_into(running++);
@@ -242,6 +243,8 @@ class Lockstep {
             track_margins ? current.episode.advance(logits_[k], true) : current.episode.act(actions_[k]);
         if (ended) {
           results[static_cast<std::size_t>(current.index)] = current.episode.result;
+          seed_plan_.record(current.episode.environment.random());
+          seed_plan_.record(current.episode.action_random);
           start_next(slot);
           continue;
         }
@@ -297,6 +300,7 @@ class Lockstep {
   std::vector<std::int64_t> starting_indices_;
   std::vector<std::size_t> starting_slots_;
   PolicyMemo memo_;
+  SeedPlan seed_plan_;  // kept across runs: a stale plan costs time only, never a draw
   std::vector<const ActionEdges*> edges_;       // running slot k's cdf (with the memo), or nullptr: a miss
   std::vector<PolicyMemo::Key> miss_keys_;      // miss m's key
   std::vector<std::size_t> miss_of_;            // miss m's running position k

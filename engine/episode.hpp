@@ -45,7 +45,8 @@ struct EpisodeState {
   // start() for several episodes, seeding all their generators side by side (the dominant
   // cost of a short episode is seeding its two MT19937 states), the first `seed_words` of
   // each chain only (RandomState::reseed_many; the episodes are the same for every value).
-  static void start_many(std::span<EpisodeState* const> episodes, std::span<const std::int64_t> indices,
+  // Out of line: inlined into the Lockstep's step loop it crowded out seaquest's act().
+  [[gnu::noinline]] static void start_many(std::span<EpisodeState* const> episodes, std::span<const std::int64_t> indices,
                          int seed_words = RandomState::kStateWords) {
     constexpr std::size_t kGroup = kSeedGroup;
     for (std::size_t first = 0; first < episodes.size(); first += kGroup) {

@@ -243,8 +243,7 @@ class Lockstep {
             track_margins ? current.episode.advance(logits_[k], true) : current.episode.act(actions_[k]);
         if (ended) {
           results[static_cast<std::size_t>(current.index)] = current.episode.result;
-          seed_plan_.record(current.episode.environment.random());
-          seed_plan_.record(current.episode.action_random);
+          seed_plan_.record_episode(current.episode.environment.random(), current.episode.action_random);
           start_next(slot);
           continue;
         }

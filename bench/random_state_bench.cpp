@@ -81,3 +81,30 @@ void BM_ReseedManyAndFirstDraw(benchmark::State& state) {
 BENCHMARK(BM_ReseedManyAndFirstDraw)->Arg(1)->Arg(8)->Arg(16);
 
 }  // namespace
+
+namespace {
+
+// Sixteen generators (a seeding group of eight episodes) seeded to a prefix of range(0) words,
+// then range(1) words drawn from each, per generator: what SeedPlan weighs. A generator that
+// draws more than the prefix serves continues its chain alone (the first 32 words need 429).
+void BM_ReseedManyPrefix(benchmark::State& state) {
+  constexpr std::size_t kCount = 16;
+  const auto words = static_cast<int>(state.range(0));
+  const auto draws = state.range(1);
+  std::vector<RandomState> generators(kCount, RandomState(RandomState::Unseeded{}));
+  std::vector<RandomState*> pointers;
+  for (RandomState& generator : generators) pointers.push_back(&generator);
+  std::vector<std::uint32_t> seeds(kCount);
+  std::uint32_t seed = 1729;
+  for (auto _ : state) {
+    for (std::uint32_t& value : seeds) value = seed++;
+    RandomState::reseed_many(pointers, seeds, words);
+    for (RandomState& generator : generators) {
+      for (std::int64_t k = 0; k < draws; ++k) benchmark::DoNotOptimize(generator.next_uint32());
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kCount));
+}
+BENCHMARK(BM_ReseedManyPrefix)->ArgsProduct({{432, 528, 624}, {1, 40, 300}});
+
+}  // namespace

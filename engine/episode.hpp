@@ -43,8 +43,11 @@ struct EpisodeState {
   static constexpr std::size_t kSeedGroup = 8;
 
   // start() for several episodes, seeding all their generators side by side (the dominant
-  // cost of a short episode is seeding its two MT19937 states).
-  static void start_many(std::span<EpisodeState* const> episodes, std::span<const std::int64_t> indices) {
+  // cost of a short episode is seeding its two MT19937 states), the first `seed_words` of
+  // each chain only (RandomState::reseed_many; the episodes are the same for every value).
+  // Out of line: inlined into the Lockstep's step loop it crowded out seaquest's act().
+  [[gnu::noinline]] static void start_many(std::span<EpisodeState* const> episodes, std::span<const std::int64_t> indices,
+                         int seed_words = RandomState::kStateWords) {
     constexpr std::size_t kGroup = kSeedGroup;
     for (std::size_t first = 0; first < episodes.size(); first += kGroup) {
       const std::size_t count = std::min(kGroup, episodes.size() - first);
@@ -58,7 +61,7 @@ struct EpisodeState {
         generators[2 * k + 1] = &episode.action_random;
         seeds[2 * k + 1] = static_cast<std::uint32_t>(kActionSeedBase + index);
       }
-      RandomState::reseed_many({generators, 2 * count}, {seeds, 2 * count});
+      RandomState::reseed_many({generators, 2 * count}, {seeds, 2 * count}, seed_words);
       for (std::size_t k = 0; k < count; ++k) {
         episodes[first + k]->environment.begin_seeded_episode();
         episodes[first + k]->result = EpisodeResult{};

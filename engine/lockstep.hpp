@@ -13,6 +13,7 @@
 #include "engine/episode.hpp"
 #include "engine/huge_page_block.hpp"
 #include "engine/policy_memo.hpp"
+#include "engine/seed_plan.hpp"
 #include "policy/policy.hpp"
 
 namespace weightspace {
@@ -175,7 +176,7 @@ class Lockstep {
       }
     };
     auto start_pending = [&] {
-      EpisodeState<G>::start_many(starting_, starting_indices_);
+      EpisodeState<G>::start_many(starting_, starting_indices_, seed_plan_.words());
       for (const std::size_t slot : starting_slots_) {
         running_[running] = slot;
         observe_into(running++);
@@ -250,6 +251,7 @@ class Lockstep {
             track_margins ? current.episode.advance(logits_[k], true) : current.episode.act(actions_[k]);
         if (ended) {
           results[static_cast<std::size_t>(current.index)] = current.episode.result;
+          seed_plan_.record_episode(current.episode.environment.random(), current.episode.action_random);
           start_next(slot);
           continue;
         }
@@ -306,6 +308,7 @@ class Lockstep {
   std::pmr::vector<std::int64_t> starting_indices_;
   std::pmr::vector<std::size_t> starting_slots_;
   PolicyMemo memo_;
+  SeedPlan seed_plan_;  // kept across runs: a stale plan costs time only, never a draw
   std::pmr::vector<const ActionEdges*> edges_;  // running slot k's cdf (with the memo), or nullptr: a miss
   std::pmr::vector<PolicyMemo::Key> miss_keys_;  // miss m's key
   std::pmr::vector<std::size_t> miss_of_;        // miss m's running position k

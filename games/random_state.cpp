@@ -28,16 +28,29 @@ namespace {
 constexpr std::uint32_t kSeedMultiplier = 1812433253U;
 }  // namespace
 
+static_assert(RandomState::kStateWords == kN && RandomState::kFarOffset == kM);
+
 void RandomState::reseed(std::uint32_t seed) {
   key_[0] = seed;
-  for (int i = 1; i < kN; ++i) {
-    const std::uint32_t previous = key_[static_cast<std::size_t>(i - 1)];
-    key_[static_cast<std::size_t>(i)] = kSeedMultiplier * (previous ^ (previous >> 30)) + static_cast<std::uint32_t>(i);
-  }
+  seeded_ = 1;
+  extend_chain(kN);
   position_ = 0;
   twisted_ = 0;
   blocks_ = 0;
 }
+
+void RandomState::extend_chain(int end) {
+  for (int i = seeded_; i < end; ++i) {
+    const std::uint32_t previous = key_[static_cast<std::size_t>(i - 1)];
+    key_[static_cast<std::size_t>(i)] = kSeedMultiplier * (previous ^ (previous >> 30)) + static_cast<std::uint32_t>(i);
+  }
+  seeded_ = end;
+}
+
+namespace {
+// reseed_many's prefix: whole 8-word rows, at least one.
+int seeded_prefix(int words) { return std::clamp((words + 7) / 8 * 8, 8, kN); }
+}  // namespace
 
 #if defined(__AVX2__)
 
@@ -67,7 +80,9 @@ inline void transpose8(__m256i rows[8]) {
 // Sixteen chains in two registers (one chain step is ~6 cycles of dependent latency, so two
 // registers keep the multiplier busy), eight steps at a time, transposed so that each
 // generator gets whole 8-word stores instead of one scattered word per step.
-void RandomState::reseed_many(std::span<RandomState* const> generators, std::span<const std::uint32_t> seeds) {
+void RandomState::reseed_many(std::span<RandomState* const> generators, std::span<const std::uint32_t> seeds,
+                              int words) {
+  const int prefix = seeded_prefix(words);
   constexpr std::size_t kRegisters = 2;
   constexpr std::size_t kLanes = 8 * kRegisters;
   static_assert(kN % 8 == 0);
@@ -80,7 +95,7 @@ void RandomState::reseed_many(std::span<RandomState* const> generators, std::spa
     for (std::size_t r = 0; r < kRegisters; ++r) {
       chain[r] = _mm256_load_si256(reinterpret_cast<const __m256i*>(initial + 8 * r));
     }
-    for (int block = 0; block < kN; block += 8) {
+    for (int block = 0; block < prefix; block += 8) {
       __m256i rows[kRegisters][8];
       for (int step = 0; step < 8; ++step) {
         const int i = block + step;
@@ -103,14 +118,25 @@ void RandomState::reseed_many(std::span<RandomState* const> generators, std::spa
       generator.position_ = 0;
       generator.twisted_ = 0;
       generator.blocks_ = 0;
+      generator.seeded_ = prefix;
     }
   }
 }
 
 #else
 
-void RandomState::reseed_many(std::span<RandomState* const> generators, std::span<const std::uint32_t> seeds) {
-  for (std::size_t k = 0; k < generators.size(); ++k) generators[k]->reseed(seeds[k]);
+void RandomState::reseed_many(std::span<RandomState* const> generators, std::span<const std::uint32_t> seeds,
+                              int words) {
+  const int prefix = seeded_prefix(words);
+  for (std::size_t k = 0; k < generators.size(); ++k) {
+    RandomState& generator = *generators[k];
+    generator.key_[0] = seeds[k];
+    generator.seeded_ = 1;
+    generator.extend_chain(prefix);
+    generator.position_ = 0;
+    generator.twisted_ = 0;
+    generator.blocks_ = 0;
+  }
 }
 
 #endif
@@ -145,6 +171,7 @@ void RandomState::twist_next_block() {
   // Eight words at a time read words i + 1 .. i + 8 before they are twisted, and far words
   // at least 219 places away, so every lane sees what the one-word loop would.
   const int end = std::min(twisted_ + kBlock, kN);
+  continue_seeding(std::min(end + kM, kN));  // twisting word i reads init words i + 1 and i + 397
   std::uint32_t* key = key_.data();
   int i = twisted_;
   auto twist8 = [key](int at, int far) {

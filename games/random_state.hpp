@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
@@ -12,6 +13,11 @@ namespace weightspace {
 // words numpy draws, in the same order, so a port can be checked word by word (draws()).
 class RandomState {
  public:
+  // The 32-bit words of the state (MT19937's n).
+  static constexpr int kStateWords = 624;
+  // MT19937's m: word i of a new block is twisted from old words i, i + 1 and i + 397.
+  static constexpr int kFarOffset = 397;
+
   explicit RandomState(std::uint32_t seed = 0) { reseed(seed); }
   // A generator to be seeded before its first use (reseed or reseed_many): skips seeding a
   // state nobody reads, which a batch of episode slots would otherwise do 2 x batch times.
@@ -24,7 +30,20 @@ class RandomState {
   // reseed() of several generators at once, with identical results. Seeding is a chain of 623
   // dependent multiplies; running up to sixteen chains side by side hides their latency, which
   // matters because every grader episode seeds two fresh generators.
-  static void reseed_many(std::span<RandomState* const> generators, std::span<const std::uint32_t> seeds);
+  //
+  // Only the first `words` of each chain (rounded up to a multiple of 8) are computed here:
+  // twisting the first t words of the first block reads init words [0, t + 397) only, so a
+  // generator drawing a few dozen words never needs the rest. The twist continues the chain
+  // itself (one word after another, ~5x the cost of a word seeded here) when it reaches past
+  // the prefix; what is drawn is the same for every `words`, only the cost differs.
+  static void reseed_many(std::span<RandomState* const> generators, std::span<const std::uint32_t> seeds,
+                          int words = kStateWords);
+  // The init words the twist has read since seeding: what a reseed_many prefix of this many
+  // words would have served without continuing the chain (0 before the first draw).
+  int seed_words_read() const {
+    if (blocks_ > 0) return kStateWords;
+    return twisted_ == 0 ? 0 : std::min(twisted_ + kFarOffset, kStateWords);
+  }
 
   // One tempered MT19937 output (numpy's next_uint32, std::mt19937's operator()).
   [[gnu::always_inline]] std::uint32_t next_uint32() {
@@ -71,20 +90,31 @@ class RandomState {
 
   // The generator state (key and position), as numpy's get_state() reports it. The twist is
   // done lazily, block by block, so key() mixes twisted and not-yet-twisted words; it is only
-  // meaningful right after seeding (tests compare the seeded key).
-  const std::array<std::uint32_t, 624>& key() const { return key_; }
+  // meaningful right after seeding (tests compare the seeded key). Not const: it first
+  // completes a chain that reseed_many seeded in part.
+  const std::array<std::uint32_t, 624>& key() {
+    continue_seeding(kStateWords);
+    return key_;
+  }
 
  private:
   // MT19937 regenerates all 624 words when they are used up. Word i of the new block depends
   // only on words i, i+1 and i+397 (mod 624) of the old one, so the twist can run in blocks,
   // ascending, as the words are drawn: a short episode twists a few words, not all 624.
   void twist_next_block();
+  // Seeds words [seeded_, end) of the init chain from word seeded_ - 1, which is still
+  // untwisted: a twist that stays below word 227 never writes words at or above 397.
+  void continue_seeding(int end) {
+    if (seeded_ < end) extend_chain(end);
+  }
+  void extend_chain(int end);
   std::uint64_t bounded(std::uint64_t range);
 
   // No zero-fill: seeding writes every word, and an Unseeded generator is seeded before use.
   std::array<std::uint32_t, 624> key_;
   int position_ = 0;   // next word to temper and return
   int twisted_ = 0;    // words [0, twisted_) of the current block are twisted
+  int seeded_ = kStateWords;  // init words [0, seeded_) are seeded (all of them once twisted past 227)
   std::uint64_t blocks_ = 0;  // blocks of 624 words drawn before the current one
 };
 

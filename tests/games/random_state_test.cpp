@@ -175,5 +175,54 @@ TEST(RandomState, ReseedManyEqualsReseedingOneByOne) {
   }
 }
 
+// reseed_many seeding a prefix of the chain, every length: the twist continues the chain when
+// it reaches past it, at the first word, at the ends of its 32-word blocks, at word 227 (the
+// first whose twist reads a new word) and 624 (the next block), and the state's accessors
+// report what plain reseed() gives.
+TEST(RandomState, ReseedManyPrefixDrawsAsPlainReseed) {
+  std::vector<int> prefixes{-3, 0, 1, 7, 9, 625, 4000};
+  for (int words = 8; words <= RandomState::kStateWords; words += 8) prefixes.push_back(words);
+  const std::vector<std::uint64_t> checkpoints{0, 1, 2, 31, 32, 33, 64, 65, 226, 227, 228, 255, 256, 623, 624, 625, 1300};
+  for (const int words : prefixes) {
+    std::vector<RandomState> many(3), plain(3);
+    std::vector<RandomState*> pointers;
+    std::vector<std::uint32_t> seeds{1729U, 0xffffffffU, 7919U + static_cast<std::uint32_t>(words)};
+    for (std::size_t i = 0; i < many.size(); ++i) {
+      many[i].random_sample();  // a used state must be fully replaced
+      pointers.push_back(&many[i]);
+      plain[i].reseed(seeds[i]);
+    }
+    RandomState::reseed_many(pointers, seeds, words);
+    for (std::size_t i = 0; i < many.size(); ++i) {
+      for (const std::uint64_t checkpoint : checkpoints) {
+        const std::string where = "prefix " + std::to_string(words) + " generator " + std::to_string(i) + " word " +
+                                  std::to_string(checkpoint);
+        while (plain[i].draws() < checkpoint) ASSERT_EQ(many[i].next_uint32(), plain[i].next_uint32()) << where;
+        ASSERT_EQ(many[i].draws(), plain[i].draws()) << where;
+        ASSERT_EQ(many[i].seed_words_read(), plain[i].seed_words_read()) << where;
+        // key() completes the chain: on copies, drawing on after it.
+        RandomState completed = many[i];
+        RandomState reference = plain[i];
+        ASSERT_EQ(completed.key(), reference.key()) << where;
+        for (int k = 0; k < 40; ++k) ASSERT_EQ(completed.next_uint32(), reference.next_uint32()) << where;
+      }
+    }
+  }
+}
+
+// What the twist has read of the init chain: nothing before the first draw, then 397 words
+// past each 32-word block twisted, all 624 from word 227 on.
+TEST(RandomState, SeedWordsReadFollowsTheTwist) {
+  RandomState random(5);
+  const std::vector<std::pair<std::uint64_t, int>> expected{
+      {0, 0}, {1, 429}, {32, 429}, {33, 461}, {224, 621}, {225, 624}, {624, 624}, {625, 624}, {2000, 624}};
+  for (const auto& [draws, words] : expected) {
+    while (random.draws() < draws) random.next_uint32();
+    EXPECT_EQ(random.seed_words_read(), words) << draws;
+  }
+  random.reseed(6);
+  EXPECT_EQ(random.seed_words_read(), 0);
+}
+
 }  // namespace
 }  // namespace weightspace

@@ -82,27 +82,20 @@ class PolicyMemo {
   // `layout`.
   void reset(const InputMask& inputs, Layout layout = Layout::cells) {
     key_words_ = 0;
-    auto add_word = [this](int word, std::uint64_t mask) {
-      if (mask == 0) return;
+    for_each_key_word(inputs, layout, [this](int word, std::uint64_t mask) {
       mask_[static_cast<std::size_t>(key_words_)] = mask;
       word_index_[static_cast<std::size_t>(key_words_++)] = word;
-    };
-    if (layout == Layout::cells) {
-      for (int w = 0; w < InputMask::kWords; ++w) add_word(w, inputs.word(w));
-    } else {
-      for (int w = 0; w < ChannelBoards::kWords; ++w) {
-        std::uint64_t cells = 0;  // the cells of word w whose input of its channel is read
-        for (int k = 0; k < 64; ++k) {
-          const int cell = 64 * (w & 1) + k;
-          if (cell < kGridSize * kGridSize && inputs.test(cell * kObservationChannels + (w >> 1))) {
-            cells |= std::uint64_t{1} << k;
-          }
-        }
-        add_word(w, cells);
-      }
-    }
+    });
     for (std::size_t entry = 0; entry < count_; ++entry) slots_[entries_[entry].slot] = 0;
     count_ = 0;
+  }
+
+  // How many words a key restricted to `inputs` has in `layout`: what a step's key costs to
+  // make, hash and compare.
+  static int key_words(const InputMask& inputs, Layout layout) {
+    int words = 0;
+    for_each_key_word(inputs, layout, [&words](int, std::uint64_t) { ++words; });
+    return words;
   }
 
   // `observation`: ObservationBits or ChannelBoards, as reset() was told.
@@ -184,6 +177,28 @@ class PolicyMemo {
     Logits logits;
   };
   static_assert(sizeof(Entry) == 176, "docs/architecture.md gives the memo's size");
+
+  // add(word, mask) for each word of an observation in `layout` that holds inputs of `inputs`,
+  // with those inputs' bits.
+  template <class Add>
+  static void for_each_key_word(const InputMask& inputs, Layout layout, Add&& add) {
+    if (layout == Layout::cells) {
+      for (int w = 0; w < InputMask::kWords; ++w) {
+        if (inputs.word(w) != 0) add(w, inputs.word(w));
+      }
+      return;
+    }
+    for (int w = 0; w < ChannelBoards::kWords; ++w) {
+      std::uint64_t cells = 0;  // the cells of word w whose input of its channel is read
+      for (int k = 0; k < 64; ++k) {
+        const int cell = 64 * (w & 1) + k;
+        if (cell < kGridSize * kGridSize && inputs.test(cell * kObservationChannels + (w >> 1))) {
+          cells |= std::uint64_t{1} << k;
+        }
+      }
+      if (cells != 0) add(w, cells);
+    }
+  }
 
   static std::size_t slot_of(const Key& key) { return static_cast<std::size_t>(key.hash >> (64 - kSlotsLog2)); }
 

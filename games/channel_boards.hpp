@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 
 #include "games/cells.hpp"
@@ -16,14 +17,27 @@ namespace weightspace {
 // its cells as 10x10 boards hands them over whole, where ObservationBits spreads each cell
 // over 6-strided bits; the policy memo (engine/policy_memo.hpp) keys such games on them, so
 // that a step it serves costs no spreading and no read-back.
+static_assert(std::endian::native == std::endian::little, "ChannelBoards::word reads a board's halves in memory");
+
 struct ChannelBoards {
   using Board = CellBoard;
   std::array<Board, kObservationChannels> channel{};
 
   // Word 2c + h: cells 64h .. 64h + 63 of channel c (h = 1 holds cells 64..99).
   static constexpr int kWords = 2 * kObservationChannels;
+  // Read and or'ed in memory (x86-64 keeps a board's low word first): a shift of the board by
+  // 64 * (w & 1) is a double shift and two selects.
   std::uint64_t word(int w) const {
-    return static_cast<std::uint64_t>(channel[static_cast<std::size_t>(w >> 1)] >> (64 * (w & 1)));
+    std::uint64_t value;
+    std::memcpy(&value, reinterpret_cast<const char*>(channel.data()) + 8 * w, sizeof value);
+    return value;
+  }
+  void or_word(int w, std::uint64_t bits) {
+    char* at = reinterpret_cast<char*>(channel.data()) + 8 * w;
+    std::uint64_t value;
+    std::memcpy(&value, at, sizeof value);
+    value |= bits;
+    std::memcpy(at, &value, sizeof value);
   }
 };
 
@@ -36,32 +50,37 @@ struct ChannelBoards {
 // Breakout's wall is a few rows, which its paint_rows sets for less (games_bench BM_Observe,
 // docs/performance.md).
 
-namespace detail {
 
-// Output channel C: the raw channels whose mask names it, or'ed.
-template <Game G, std::size_t C, std::size_t... R>
-ChannelBoards::Board channel_from(const std::array<ChannelBoards::Board, G::channels>& raw,
-                                  std::index_sequence<R...>) {
-  return (ChannelBoards::Board{0} | ... |
-          (((G::observation_masks[R] >> C) & 1U) != 0 ? raw[R] : ChannelBoards::Board{0}));
-}
-
-}  // namespace detail
-
-// The observation of `game` as channel boards: each raw channel's cells gathered into one
-// board, which then reaches every output channel its mask names (as paint_bits sets them).
-// Throws where paint() throws.
+// The observation of `game` as channel boards: each painted cell (row, board) set at once in
+// every output channel its raw channel's mask names (as paint_bits sets them), one 64-bit word
+// per cell and channel; a 128-bit shift by a variable count costs a double shift and two
+// selects, and gathering raw boards first cost a pass over all of them (seaquest's example:
+// docs/performance.md, "Round three", seaquest keyed on boards). `raw_channels` (bit r: raw
+// channel r) leaves the other channels' cells out, as in paint_bits. Throws where paint()
+// throws.
 template <Game G>
-void paint_channels(const G& game, ChannelBoards& out) {
+void paint_channels(const G& game, ChannelBoards& out, unsigned raw_channels = ~0U) {
   using Board = ChannelBoards::Board;
-  std::array<Board, G::channels> raw{};
-  auto cell = [&raw](int y, int x, int channel) {
-    raw[static_cast<std::size_t>(channel)] |= Board{1} << (wrap_axis(y) * kGridSize + wrap_axis(x));
+  out = ChannelBoards{};
+  auto add = [&out, raw_channels](int channel, Board cells) {
+    if (((raw_channels >> channel) & 1U) == 0) return;
+    for (unsigned mask = G::observation_masks[static_cast<std::size_t>(channel)]; mask != 0; mask &= mask - 1) {
+      out.channel[static_cast<std::size_t>(std::countr_zero(mask))] |= cells;
+    }
   };
-  auto row = [&raw](int y, std::uint32_t cells, int channel) {
-    raw[static_cast<std::size_t>(channel)] |= Board{cells & 1023U} << (y * kGridSize);
+  // Inlined into each call of the painting: a call per cell cost more than its body, and
+  // inlined, the mask is known and its loop unrolls (GCC kept it out of line).
+  auto cell = [&out, raw_channels](int y, int x, int channel) __attribute__((always_inline)) {
+    if (((raw_channels >> channel) & 1U) == 0) return;
+    const int at = wrap_axis(y) * kGridSize + wrap_axis(x);
+    const int half = at >> 6;
+    const std::uint64_t bit = std::uint64_t{1} << (at & 63);
+    for (unsigned mask = G::observation_masks[static_cast<std::size_t>(channel)]; mask != 0; mask &= mask - 1) {
+      out.or_word(2 * std::countr_zero(mask) + half, bit);
+    }
   };
-  auto board = [&raw](int channel, Board cells) { raw[static_cast<std::size_t>(channel)] |= cells; };
+  auto row = [&add](int y, std::uint32_t cells, int channel) { add(channel, Board{cells & 1023U} << (y * kGridSize)); };
+  auto board = [&add](int channel, Board cells) { add(channel, cells); };
   if constexpr (PaintsBoards<G>) {
     game.paint_boards(cell, board);
   } else if constexpr (PaintsRows<G>) {
@@ -69,10 +88,6 @@ void paint_channels(const G& game, ChannelBoards& out) {
   } else {
     game.paint(cell);
   }
-  // Unrolled at compile time: a loop over the masks kept every board in memory.
-  [&]<std::size_t... C>(std::index_sequence<C...>) {
-    ((out.channel[C] = detail::channel_from<G, C>(raw, std::make_index_sequence<G::channels>{})), ...);
-  }(std::make_index_sequence<kObservationChannels>{});
 }
 
 // The same observation as ObservationBits (input (y * 10 + x) * 6 + c), replacing what `bits`

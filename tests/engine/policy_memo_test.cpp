@@ -195,6 +195,24 @@ TYPED_TEST(PolicyMemoTest, EqualHashesAreComparedWhole) {
 }
 
 // ActionEdges decides as ActionDistribution does, edges included.
+// What Lockstep compares to pick a painted game's key layout (engine/lockstep.hpp).
+TEST(PolicyMemo, KeyWordsCountTheWordsHoldingReadInputs) {
+  EXPECT_EQ(PolicyMemo::key_words(kAllInputs, PolicyMemo::Layout::cells), 10);
+  EXPECT_EQ(PolicyMemo::key_words(kAllInputs, PolicyMemo::Layout::channels), 12);
+  InputMask two_channels;  // channels 0 and 1 of every cell, as the seaquest example reads
+  for (int cell = 0; cell < kGridSize * kGridSize; ++cell) {
+    two_channels.set(cell * kObservationChannels);
+    two_channels.set(cell * kObservationChannels + 1);
+  }
+  EXPECT_EQ(PolicyMemo::key_words(two_channels, PolicyMemo::Layout::cells), 10);
+  EXPECT_EQ(PolicyMemo::key_words(two_channels, PolicyMemo::Layout::channels), 4);
+  InputMask one;  // input 599: cell 99, channel 5
+  one.set(kInputs - 1);
+  EXPECT_EQ(PolicyMemo::key_words(one, PolicyMemo::Layout::cells), 1);
+  EXPECT_EQ(PolicyMemo::key_words(one, PolicyMemo::Layout::channels), 1);
+  EXPECT_EQ(PolicyMemo::key_words(InputMask{}, PolicyMemo::Layout::channels), 0);
+}
+
 TEST(ActionEdges, ChooseTheDistributionsAction) {
   std::mt19937_64 random(11);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);

@@ -96,6 +96,12 @@ void expect_masked_observations_filter_the_full_one() {
       paint_bits(game, bits, raw_channels_read<G>(selections[m]));
       bits.extract(masked, selections[m]);
       ASSERT_EQ(listed(masked), want) << G::name << " episode " << episode << " step " << step << " mask " << m;
+      // The same on channel boards (a board key: seaquest's when it has fewer words).
+      ChannelBoards boards;
+      boards.channel.fill(~ChannelBoards::Board{0});  // paint_channels must not keep what was there
+      paint_channels(game, boards, raw_channels_read<G>(selections[m]));
+      observe_channels(boards, masked, selections[m]);
+      ASSERT_EQ(listed(masked), want) << "boards " << G::name << " episode " << episode << " step " << step << " mask " << m;
       if constexpr (!WritesObservation<G>) {  // the engine's way (a written list is unfiltered)
         observe(game, masked, selections[m], raw_channels_read<G>(selections[m]));
         ASSERT_EQ(listed(masked), want) << G::name << " episode " << episode << " step " << step << " mask " << m;

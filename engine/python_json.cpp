@@ -106,4 +106,8 @@ std::string python_json_string(std::string_view utf8) {
   return out + "\"";
 }
 
+std::string python_json_string_or_null(const std::optional<std::string>& utf8) {
+  return utf8 ? python_json_string(*utf8) : "null";
+}
+
 }  // namespace weightspace

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,5 +14,7 @@ namespace weightspace {
 std::string python_float_repr(double value);
 std::string python_json_float(double value);
 std::string python_json_string(std::string_view utf8);
+// python_json_string, or null (json.dumps(None)) when there is no string.
+std::string python_json_string_or_null(const std::optional<std::string>& utf8);
 
 }  // namespace weightspace

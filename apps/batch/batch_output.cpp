@@ -23,10 +23,6 @@ std::string seconds_text(double seconds) {
   return text;
 }
 
-std::string json_or_null(const std::optional<std::string>& text) {
-  return text ? python_json_string(*text) : "null";
-}
-
 // Reads a batch line's members: top-level scalars, and the reward object's members and extent.
 class LineFields final : public JsonEvents {
  public:
@@ -172,7 +168,7 @@ std::string batch_line(const BatchResult& result, bool timings) {
   line += ", \"source\": " + python_json_string(record.request.source);
   line += ", \"episodes\": " + std::to_string(record.request.episodes);
   line += ", \"reward\": " + reward_json(result.reward);
-  line += ", \"weights_sha256\": " + json_or_null(result.weights_sha256);
+  line += ", \"weights_sha256\": " + python_json_string_or_null(result.weights_sha256);
   // The error's class and place beside the reward (which holds only the grader's message).
   line += ", " + error_place_json(result.reward);
   // Not graded for a limit of this machine (not the answer's fault): marked for programs, and

@@ -171,7 +171,7 @@ std::vector<BatchRecord> reward_records(const json& body, const RecordDefaults& 
 
 std::string result_json(const BatchResult& result) {
   std::string text = "{\"reward\": " + reward_json(result.reward) + ", \"weights_sha256\": ";
-  text += result.weights_sha256 ? python_json_string(*result.weights_sha256) : "null";
+  text += python_json_string_or_null(result.weights_sha256);
   text += ", " + error_place_json(result.reward);
   // Not graded for a limit of this machine (not the answer's fault), as on a batch line.
   if (result.refused) text += ", \"refused\": true";

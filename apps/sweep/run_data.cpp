@@ -11,7 +11,6 @@ namespace weightspace::app {
 
 namespace {
 
-std::string json_or_null(const std::optional<std::string>& text) { return text ? python_json_string(*text) : "null"; }
 std::string json_or_null(const std::optional<std::int64_t>& number) { return number ? std::to_string(*number) : "null"; }
 
 bool all_digits(const std::string& text) {
@@ -27,7 +26,7 @@ BatchResult to_batch_result(const StoredRecord& record) {
                            ", \"game\": " + python_json_string(record.game) + ", \"source\": " +
                            python_json_string(record.source) + ", \"episodes\": " + std::to_string(record.episodes) +
                            ", \"reward\": " + record.reward + ", \"weights_sha256\": " +
-                           json_or_null(record.weights_sha256) + ", \"error_kind\": " + json_or_null(record.error_kind) +
+                           python_json_string_or_null(record.weights_sha256) + ", \"error_kind\": " + python_json_string_or_null(record.error_kind) +
                            ", \"error_line\": " + json_or_null(record.error_line) + ", \"error_column\": " +
                            json_or_null(record.error_column) + ", \"cached\": " + (record.cached ? "true" : "false") + "}";
   bool timings = false;

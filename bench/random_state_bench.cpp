@@ -62,48 +62,48 @@ BENCHMARK(BM_SeedAndFirstDraw);
 
 namespace {
 
+// Generators seeded together by reseed_many, each time with the next seeds (1729, 1730, ...).
+struct SeedingGroup {
+  explicit SeedingGroup(std::size_t count)
+      : generators(count, RandomState(RandomState::Unseeded{})), seeds(count) {
+    for (RandomState& generator : generators) pointers.push_back(&generator);
+  }
+  void reseed(int words) {
+    for (std::uint32_t& value : seeds) value = next_seed++;
+    RandomState::reseed_many(pointers, seeds, words);
+  }
+  std::vector<RandomState> generators;
+  std::vector<RandomState*> pointers;
+  std::vector<std::uint32_t> seeds;
+  std::uint32_t next_seed = 1729;
+};
+
 // reseed_many over `range(0)` generators at once plus each one's first draw, per generator:
 // how the engine seeds the episodes that start together.
 void BM_ReseedManyAndFirstDraw(benchmark::State& state) {
-  const auto count = static_cast<std::size_t>(state.range(0));
-  std::vector<RandomState> generators(count, RandomState(RandomState::Unseeded{}));
-  std::vector<RandomState*> pointers;
-  for (RandomState& generator : generators) pointers.push_back(&generator);
-  std::vector<std::uint32_t> seeds(count);
-  std::uint32_t seed = 1729;
+  SeedingGroup group(static_cast<std::size_t>(state.range(0)));
   for (auto _ : state) {
-    for (std::uint32_t& value : seeds) value = seed++;
-    RandomState::reseed_many(pointers, seeds);
-    for (RandomState& generator : generators) benchmark::DoNotOptimize(generator.next_uint32());
+    group.reseed(RandomState::kStateWords);
+    for (RandomState& generator : group.generators) benchmark::DoNotOptimize(generator.next_uint32());
   }
-  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(count));
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(group.generators.size()));
 }
 BENCHMARK(BM_ReseedManyAndFirstDraw)->Arg(1)->Arg(8)->Arg(16);
-
-}  // namespace
-
-namespace {
 
 // Sixteen generators (a seeding group of eight episodes) seeded to a prefix of range(0) words,
 // then range(1) words drawn from each, per generator: what SeedPlan weighs. A generator that
 // draws more than the prefix serves continues its chain alone (the first 32 words need 429).
 void BM_ReseedManyPrefix(benchmark::State& state) {
-  constexpr std::size_t kCount = 16;
   const auto words = static_cast<int>(state.range(0));
   const auto draws = state.range(1);
-  std::vector<RandomState> generators(kCount, RandomState(RandomState::Unseeded{}));
-  std::vector<RandomState*> pointers;
-  for (RandomState& generator : generators) pointers.push_back(&generator);
-  std::vector<std::uint32_t> seeds(kCount);
-  std::uint32_t seed = 1729;
+  SeedingGroup group(16);
   for (auto _ : state) {
-    for (std::uint32_t& value : seeds) value = seed++;
-    RandomState::reseed_many(pointers, seeds, words);
-    for (RandomState& generator : generators) {
+    group.reseed(words);
+    for (RandomState& generator : group.generators) {
       for (std::int64_t k = 0; k < draws; ++k) benchmark::DoNotOptimize(generator.next_uint32());
     }
   }
-  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kCount));
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(group.generators.size()));
 }
 BENCHMARK(BM_ReseedManyPrefix)->ArgsProduct({{432, 528, 624}, {1, 40, 300}});
 

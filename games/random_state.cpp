@@ -30,13 +30,13 @@ constexpr std::uint32_t kSeedMultiplier = 1812433253U;
 
 static_assert(RandomState::kStateWords == kN && RandomState::kFarOffset == kM);
 
-void RandomState::reseed(std::uint32_t seed) {
+void RandomState::reseed(std::uint32_t seed) { seed_chain(seed, kN); }
+
+void RandomState::seed_chain(std::uint32_t seed, int end) {
   key_[0] = seed;
   seeded_ = 1;
-  extend_chain(kN);
-  position_ = 0;
-  twisted_ = 0;
-  blocks_ = 0;
+  extend_chain(end);
+  restart(end);
 }
 
 void RandomState::extend_chain(int end) {
@@ -115,10 +115,7 @@ void RandomState::reseed_many(std::span<RandomState* const> generators, std::spa
     }
     for (std::size_t lane = 0; lane < lanes; ++lane) {
       RandomState& generator = *generators[first + lane];
-      generator.position_ = 0;
-      generator.twisted_ = 0;
-      generator.blocks_ = 0;
-      generator.seeded_ = prefix;
+      generator.restart(prefix);
     }
   }
 }
@@ -128,15 +125,7 @@ void RandomState::reseed_many(std::span<RandomState* const> generators, std::spa
 void RandomState::reseed_many(std::span<RandomState* const> generators, std::span<const std::uint32_t> seeds,
                               int words) {
   const int prefix = seeded_prefix(words);
-  for (std::size_t k = 0; k < generators.size(); ++k) {
-    RandomState& generator = *generators[k];
-    generator.key_[0] = seeds[k];
-    generator.seeded_ = 1;
-    generator.extend_chain(prefix);
-    generator.position_ = 0;
-    generator.twisted_ = 0;
-    generator.blocks_ = 0;
-  }
+  for (std::size_t k = 0; k < generators.size(); ++k) generators[k]->seed_chain(seeds[k], prefix);
 }
 
 #endif

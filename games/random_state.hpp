@@ -108,6 +108,15 @@ class RandomState {
     if (seeded_ < end) extend_chain(end);
   }
   void extend_chain(int end);
+  // Init words [0, end) of the chain of `seed`, nothing drawn yet (reseed: all of them).
+  void seed_chain(std::uint32_t seed, int end);
+  // Nothing drawn since init words [0, seeded) were set.
+  void restart(int seeded) {
+    position_ = 0;
+    twisted_ = 0;
+    blocks_ = 0;
+    seeded_ = seeded;
+  }
   std::uint64_t bounded(std::uint64_t range);
 
   // No zero-fill: seeding writes every word, and an Unseeded generator is seeded before use.

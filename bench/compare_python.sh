@@ -13,7 +13,8 @@
 #   [--random N] [--seed S] [--runs N] [--baseline FILE] [--pin CPUS]
 #   policy-steps/s of the Python grader against `weightspace batch --threads 1 --cache 0`, per game
 #   and source, for the example answers and random hand-written-like answers, the ratios and their
-#   geometric mean; --baseline FILE saves the slow Python side once (bench/compare_python_batch.py).
+#   geometric mean, start-up paid once (answers graded twice less once) and by whole processes;
+#   --baseline FILE saves the slow Python side once (bench/compare_python_batch.py).
 # Environment: PYTHON (default /usr/bin/python3, Debian's python3-numpy 1.24),
 #              VERIFY_DIR (default ../shared/seed), WEIGHTSPACE (default build/release/apps/weightspace)
 set -euo pipefail

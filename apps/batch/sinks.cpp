@@ -67,15 +67,23 @@ RewardFilesSink::RewardFilesSink(std::string folder) : folder_(std::move(folder)
   std::error_code error;
   std::filesystem::create_directories(folder_, error);
   if (error) throw CommandError("cannot create " + folder_ + ": " + error.message());
+  sync_.emplace(folder_);
 }
 
 void RewardFilesSink::write(std::uint64_t line, const BatchResult& result) {
-  write_file(std::filesystem::path(folder_) / reward_file_name(line, result), reward_json(result.reward));
+  write_file(std::filesystem::path(folder_) / reward_file_name(line, result), reward_json(result.reward),
+             Durability::deferred);
 }
 
 void RewardFilesSink::replay(std::uint64_t line, const BatchResult& result) {
+  const std::filesystem::path path = std::filesystem::path(folder_) / reward_file_name(line, result);
   std::error_code error;
-  if (std::filesystem::is_regular_file(std::filesystem::path(folder_) / reward_file_name(line, result), error)) return;
+  if (std::filesystem::is_regular_file(path, error)) {
+    const std::string wanted = reward_json(result.reward);
+    // One byte more than the text wanted: a longer file is not it either.
+    const BoundedRead kept = read_bounded(path.string(), wanted.size() + 1);
+    if (!kept.truncated && kept.bytes == wanted) return;
+  }
   write(line, result);
 }
 

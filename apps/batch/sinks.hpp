@@ -82,16 +82,21 @@ class CsvSink : public ResultSink {
   bool timings_;
 };
 
-// --rewards-dir: each record's reward.json, named by reward_file_name. A replayed record keeps
-// the file an earlier run wrote (written atomically, so whole).
+// --rewards-dir: each record's reward.json, named by reward_file_name, each replaced
+// atomically. One syncfs at the end makes them durable and reports a write the file system
+// failed late (an fsync per file cost more than a short record's grade). A crash before it
+// may leave a file torn, so a replayed record keeps the file an earlier run wrote only when
+// its text is the record's reward.json, and writes it again otherwise.
 class RewardFilesSink : public ResultSink {
  public:
   explicit RewardFilesSink(std::string folder);  // created when missing
   void write(std::uint64_t line, const BatchResult& result) override;
   void replay(std::uint64_t line, const BatchResult& result) override;
+  void finish() override { sync_->sync(); }
 
  private:
   std::string folder_;
+  std::optional<FolderSync> sync_;
 };
 
 // The sinks of one run, written in the order added: a sink's record is written before the

@@ -165,7 +165,7 @@ void write_through(const std::string& path, const std::string& text) {
 // A temporary file beside `target`, renamed over it: readers see the old file or the new one,
 // never half of one. An existing target's permissions are kept.
 void replace(const std::filesystem::path& target, const std::string& name, const std::string& text,
-             const struct stat* existing) {
+             const struct stat* existing, Durability durability) {
   const std::string temporary = target.string() + ".tmp." + std::to_string(::getpid());
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail_to_write(name, errno);
@@ -177,6 +177,15 @@ void replace(const std::filesystem::path& target, const std::string& name, const
     ::unlink(temporary.c_str());
     throw;
   }
+  // The sync before the rename, never after: renaming a file whose data may still fail to
+  // reach the disk could put a torn file where a whole one was.
+  const bool synced = durability == Durability::deferred || ::fsync(fd) == 0;
+  const int sync_error = errno;
+  if (!synced) {
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    fail_to_write(name, sync_error);
+  }
   if (::close(fd) != 0 || ::rename(temporary.c_str(), target.c_str()) != 0) {
     const int error = errno;
     ::unlink(temporary.c_str());
@@ -186,7 +195,7 @@ void replace(const std::filesystem::path& target, const std::string& name, const
 
 }  // namespace
 
-void write_file(const std::filesystem::path& path, const std::string& text) {
+void write_file(const std::filesystem::path& path, const std::string& text, Durability durability) {
   const std::string name = path.string();
   struct stat status {};
   if (::stat(name.c_str(), &status) == 0) {
@@ -196,7 +205,7 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
     std::error_code error;
     const std::filesystem::path target = std::filesystem::canonical(path, error);
     if (error) fail_to_write(name, error.value());
-    return replace(target, name, text, &status);
+    return replace(target, name, text, &status, durability);
   }
   if (errno != ENOENT) fail_to_write(name, errno);
   struct stat link {};
@@ -206,7 +215,22 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
     std::filesystem::create_directories(path.parent_path(), error);
     if (error) throw CommandError("cannot create " + path.parent_path().string() + ": " + error.message());
   }
-  replace(path, name, text, nullptr);
+  replace(path, name, text, nullptr, durability);
+}
+
+FolderSync::FolderSync(const std::string& folder) : folder_(folder) {
+  fd_ = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd_ < 0) fail_to_write(folder, errno);
+}
+
+FolderSync::~FolderSync() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void FolderSync::sync() {
+  // syncfs reports write-back errors of its file system since the descriptor was opened
+  // (Linux 5.8 and later).
+  if (::syncfs(fd_) != 0) fail_to_write(folder_, errno);
 }
 
 bool same_file(const std::string& a, const std::string& b) {

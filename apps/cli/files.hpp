@@ -55,7 +55,30 @@ class OutputFile {
 //  * a missing path is created the same atomic way (its folder first); the missing target of
 //    a symbolic link is created through the link;
 //  * a folder is an error. Every failure is a CommandError with the system's reason.
-void write_file(const std::filesystem::path& path, const std::string& text);
+// With Durability::synced (the default) a replaced file's data reaches the disk (fsync, checked)
+// before the rename: a crash then leaves the old file or the whole new one, and a write error
+// the file system reports only at fsync or close (NFS, quotas) keeps the old file and is a
+// CommandError. Durability::deferred leaves the sync to the caller, who syncs many files at
+// once (sync_folder) and can tell a torn file from a whole one by its content.
+enum class Durability { synced, deferred };
+void write_file(const std::filesystem::path& path, const std::string& text,
+                Durability durability = Durability::synced);
+
+// syncfs(2) of the file system holding `folder` through a descriptor opened before the writes
+// it must cover (FolderSync's constructor), checked: a write error since then is a
+// CommandError naming the folder.
+class FolderSync {
+ public:
+  explicit FolderSync(const std::string& folder);
+  ~FolderSync();
+  FolderSync(const FolderSync&) = delete;
+  FolderSync& operator=(const FolderSync&) = delete;
+  void sync();
+
+ private:
+  int fd_ = -1;
+  std::string folder_;
+};
 
 // Whether two paths name the same file (existing or not, through links).
 bool same_file(const std::string& a, const std::string& b);

@@ -44,14 +44,15 @@ class TemporaryFolder {
 };
 
 // The workload as a batch manifest whose lines point to files holding each record's text as
-// read, so the child grades exactly the bytes the sweep graded.
+// read, so the child grades exactly the bytes the sweep graded. Scratch files of a temporary
+// folder: a crash loses them with it, so none is synced.
 std::string write_manifest(const std::filesystem::path& folder, const std::vector<BatchRecord>& workload) {
   std::string manifest;
   for (std::size_t i = 0; i < workload.size(); ++i) {
     const BatchRecord& record = workload[i];
     const bool trajectory = record.content == BatchRecord::Content::Trajectory;
     const std::string file = std::to_string(i) + (trajectory ? ".json" : ".txt");
-    write_file(folder / file, record.text);
+    write_file(folder / file, record.text, Durability::deferred);
     nlohmann::json line = {{"id", i},
                            {trajectory ? "trajectory_path" : "answer_path", file},
                            {"game", record.request.game},
@@ -60,7 +61,7 @@ std::string write_manifest(const std::filesystem::path& folder, const std::vecto
     manifest += line.dump() + "\n";
   }
   const std::filesystem::path path = folder / "workload.jsonl";
-  write_file(path, manifest);
+  write_file(path, manifest, Durability::deferred);
   return path.string();
 }
 

@@ -327,6 +327,24 @@ class Batch(FolderCase):
         self.assertEqual(timings.returncode, 2)
         self.assertIn("--no-timings", timings.stderr)
 
+    def test_resume_writes_a_torn_reward_file_again(self):
+        """Reward files are synced once at the end, so a crash may leave one torn: --resume keeps
+        a file only when it is the record's reward.json, and writes the others again."""
+        first = self.manifest("a.jsonl", [{"id": i, "answer": answer(f"b3[0] = {i}")} for i in range(3)])
+        out, rewards = os.path.join(self.dir, "out.jsonl"), os.path.join(self.dir, "rewards")
+        args = ["--game", "breakout", "--episodes", "3", "--no-timings", "--quiet", "--out", out, "--rewards-dir", rewards]
+        batch(first, *args)
+        names = sorted(os.listdir(rewards))
+        texts = [open(os.path.join(rewards, name), encoding="utf-8").read() for name in names]
+        with open(os.path.join(rewards, names[0]), "w", encoding="utf-8") as f:
+            f.write(texts[0][: len(texts[0]) // 2])  # torn
+        with open(os.path.join(rewards, names[1]), "a", encoding="utf-8") as f:
+            f.write(" ")  # longer than the reward.json
+        os.remove(os.path.join(rewards, names[2]))
+        batch(first, *args, "--resume")
+        self.assertEqual(sorted(os.listdir(rewards)), names)
+        self.assertEqual([open(os.path.join(rewards, name), encoding="utf-8").read() for name in names], texts)
+
     def test_a_large_manifest_streams_in_flat_memory(self):
         path = os.path.join(self.dir, "large.jsonl")
         with open(path, "w", encoding="utf-8") as f:

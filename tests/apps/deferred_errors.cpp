@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// An LD_PRELOAD shim for tests/apps/deferred_errors_test.py: makes fsync(2) or close(2) of
-// one file fail, as NFS or a quota-bound file system reports a failed write only there (the
-// data is accepted by write(2), then lost). The file is the one whose path ends with
-// $DEFERRED_ERROR_PATH_SUFFIX; $DEFERRED_ERROR_CALL is "fsync" or "close"; the error is
-// EDQUOT. close still closes the descriptor, as Linux does when it reports an error.
+// An LD_PRELOAD shim for tests/apps/deferred_errors_test.py: makes fsync(2), syncfs(2) or
+// close(2) of one file fail, as NFS or a quota-bound file system reports a failed write only
+// there (the data is accepted by write(2), then lost). The file is the one whose path matches
+// the fnmatch(3) pattern $DEFERRED_ERROR_PATH; $DEFERRED_ERROR_CALL is "fsync", "syncfs" or
+// "close"; the error is EDQUOT. close still closes the descriptor, as Linux does when it
+// reports an error.
 #include <dlfcn.h>
+#include <fnmatch.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -16,16 +18,15 @@ namespace {
 
 bool fails(const char* call, int fd) {
   const char* which = std::getenv("DEFERRED_ERROR_CALL");
-  const char* suffix = std::getenv("DEFERRED_ERROR_PATH_SUFFIX");
-  if (which == nullptr || suffix == nullptr || std::strcmp(which, call) != 0) return false;
+  const char* pattern = std::getenv("DEFERRED_ERROR_PATH");
+  if (which == nullptr || pattern == nullptr || std::strcmp(which, call) != 0) return false;
   char link[64];
   char path[4096];
   std::snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
   const ssize_t length = ::readlink(link, path, sizeof path - 1);
   if (length < 0) return false;
   path[length] = '\0';
-  const std::size_t wanted = std::strlen(suffix);
-  return static_cast<std::size_t>(length) >= wanted && std::strcmp(path + length - wanted, suffix) == 0;
+  return ::fnmatch(pattern, path, 0) == 0;
 }
 
 template <class Function>
@@ -38,6 +39,15 @@ Function next(const char* name) {
 extern "C" int fsync(int fd) {
   static const auto real = next<int (*)(int)>("fsync");
   if (fails("fsync", fd)) {
+    errno = EDQUOT;
+    return -1;
+  }
+  return real(fd);
+}
+
+extern "C" int syncfs(int fd) {
+  static const auto real = next<int (*)(int)>("syncfs");
+  if (fails("syncfs", fd)) {
     errno = EDQUOT;
     return -1;
   }

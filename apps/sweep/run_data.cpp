@@ -28,7 +28,8 @@ BatchResult to_batch_result(const StoredRecord& record) {
                            ", \"reward\": " + record.reward + ", \"weights_sha256\": " +
                            python_json_string_or_null(record.weights_sha256) + ", \"error_kind\": " + python_json_string_or_null(record.error_kind) +
                            ", \"error_line\": " + json_or_null(record.error_line) + ", \"error_column\": " +
-                           json_or_null(record.error_column) + ", \"cached\": " + (record.cached ? "true" : "false") + "}";
+                           json_or_null(record.error_column) + (record.refused ? ", \"refused\": true" : "") +
+                           ", \"cached\": " + (record.cached ? "true" : "false") + "}";
   bool timings = false;
   try {
     BatchResult result = parse_batch_line(line, timings, nullptr);
@@ -74,6 +75,7 @@ StoredRecord to_stored(const BatchResult& result, std::int64_t seq, const std::s
     }
   }
   stored.cached = result.cached;
+  stored.refused = result.refused;
   stored.steps = result.steps;
   stored.seconds = result.seconds;
   return stored;

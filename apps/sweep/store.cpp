@@ -15,7 +15,8 @@ namespace weightspace::app {
 namespace {
 
 // The current schema. Version 1 had no speed table and no pinned column, version 2 no error
-// place, version 3 no speed workload and one timing per speed row (migrate() adds them).
+// place, version 3 no speed workload and one timing per speed row, version 4 no refused mark
+// (migrate() adds them).
 constexpr const char* kSchema = R"sql(
 CREATE TABLE runs (
   id INTEGER PRIMARY KEY,
@@ -59,6 +60,7 @@ CREATE TABLE records (
   cached INTEGER NOT NULL,
   steps INTEGER NOT NULL,
   seconds REAL NOT NULL,
+  refused INTEGER NOT NULL DEFAULT 0 CHECK (refused IN (0, 1)),
   PRIMARY KEY (run_id, seq)
 ) WITHOUT ROWID;
 CREATE TABLE speed (
@@ -101,6 +103,12 @@ constexpr const char* kMigration3To4 = R"sql(
 ALTER TABLE runs ADD COLUMN speed_workload TEXT;
 ALTER TABLE runs ADD COLUMN speed_instructions INTEGER;
 ALTER TABLE speed ADD COLUMN repetitions TEXT;
+)sql";
+
+// Version 4 -> 5: a record refused for a limit of the machine that graded it (episodes past
+// its memory) is marked, as its batch line is; records stored before are not refused.
+constexpr const char* kMigration4To5 = R"sql(
+ALTER TABLE records ADD COLUMN refused INTEGER NOT NULL DEFAULT 0 CHECK (refused IN (0, 1));
 )sql";
 
 constexpr const char* kRunColumns =
@@ -199,6 +207,7 @@ void Store::migrate(std::int64_t from) {
   if (from <= 1) database_.exec(kMigration1To2);
   if (from <= 2) database_.exec(kMigration2To3);
   if (from <= 3) database_.exec(kMigration3To4);
+  if (from <= 4) database_.exec(kMigration4To5);
 }
 
 std::int64_t Store::begin_run(const RunInfo& run) {

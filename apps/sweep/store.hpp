@@ -18,7 +18,7 @@ namespace weightspace::app {
 // transactions as they are graded, so a killed sweep leaves whole batches only. The schema
 // version is PRAGMA user_version (kSchemaVersion); older stores are migrated on open, newer
 // ones refused. docs/user-guide.md "Results store" lists the tables.
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 // PRAGMA application_id of a weightspace store ("WSRS"): another program's SQLite file is
 // refused rather than written into.
 inline constexpr std::int64_t kApplicationId = 0x57535253;
@@ -71,6 +71,9 @@ struct StoredRecord {
   bool cached = false;
   std::int64_t steps = 0;
   double seconds = 0.0;
+  // Not graded for a limit of this machine (the batch line's "refused": true), not the answer's
+  // fault; false in records stored before schema 5.
+  bool refused = false;
 };
 
 // Throughput at one thread count: the run's speed workload graded again, cache off, in

@@ -14,7 +14,7 @@ namespace {
 
 constexpr const char* kRecordColumns =
     "seq, answer_set, id, input, game, source, episodes, weights_sha256, input_sha256, reward, normalized_score, "
-    "error_kind, error_line, error_column, cached, steps, seconds";
+    "error_kind, error_line, error_column, cached, steps, seconds, refused";
 
 StoredRecord read_record(const sqlite::Statement& row) {
   StoredRecord record;
@@ -35,6 +35,7 @@ StoredRecord read_record(const sqlite::Statement& row) {
   record.cached = row.integer(14) != 0;
   record.steps = row.integer(15);
   record.seconds = row.real(16);
+  record.refused = row.integer(17) != 0;
   return record;
 }
 
@@ -43,12 +44,13 @@ StoredRecord read_record(const sqlite::Statement& row) {
 void Store::add_records(std::int64_t run, std::span<const StoredRecord> records, double seconds, std::int64_t steps) {
   sqlite::Transaction transaction(database_);
   sqlite::Statement insert = database_.prepare(std::string("INSERT INTO records (run_id, ") + kRecordColumns +
-                                               ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                               ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   for (const StoredRecord& record : records) {
     insert
         .bind_all(run, record.seq, record.answer_set, record.id_json, record.input, record.game, record.source,
                   record.episodes, record.weights_sha256, record.input_sha256, record.reward, record.normalized_score,
-                  record.error_kind, record.error_line, record.error_column, record.cached, record.steps, record.seconds)
+                  record.error_kind, record.error_line, record.error_column, record.cached, record.steps, record.seconds,
+                  record.refused)
         .run();
   }
   database_.prepare("UPDATE runs SET grade_seconds = grade_seconds + ?, grade_steps = grade_steps + ? WHERE id = ?")

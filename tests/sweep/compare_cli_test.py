@@ -9,6 +9,7 @@ usage: python3 compare_cli_test.py WEIGHTSPACE_BINARY EXAMPLES_DIR
 """
 import json
 import os
+import shutil
 import sqlite3
 import unittest
 
@@ -302,8 +303,8 @@ class Compare(SweepCase):
     def test_a_version_1_database_is_migrated(self):
         old = self.older_store("v1.sqlite", SCHEMA_1, RUN_1_COLUMNS)
         result = run("runs", "--db", old, check=0)
-        self.assertIn(f"{old}: migrating the results store from schema version 1 to 4", result.stderr)
-        self.assertEqual(self.query(old, "PRAGMA user_version"), [(4,)])
+        self.assertIn(f"{old}: migrating the results store from schema version 1 to 5", result.stderr)
+        self.assertEqual(self.query(old, "PRAGMA user_version"), [(5,)])
         self.assertEqual(self.query(old, "PRAGMA journal_mode"), [("wal",)])
         self.assertEqual(self.query(old, "SELECT id, pinned FROM runs"), [(1, 0)])
         self.assertEqual(self.records(old, 1), self.records(self.db, 1))
@@ -320,8 +321,8 @@ class Compare(SweepCase):
                                # A failure of before: its place was never stored.
                                "UPDATE records SET error_kind = 'ValueError' WHERE seq = 3")
         result = run("runs", "--db", old, check=0)
-        self.assertIn(f"{old}: migrating the results store from schema version 2 to 4", result.stderr)
-        self.assertEqual(self.query(old, "PRAGMA user_version"), [(4,)])
+        self.assertIn(f"{old}: migrating the results store from schema version 2 to 5", result.stderr)
+        self.assertEqual(self.query(old, "PRAGMA user_version"), [(5,)])
         # Speed measured before schema 4: one timing, no workload, no instruction count.
         self.assertEqual(self.query(old, "SELECT repetitions FROM speed"), [(None,)])
         self.assertEqual(self.query(old, "SELECT speed_workload, speed_instructions FROM runs"), [(None, None)])
@@ -339,6 +340,25 @@ class Compare(SweepCase):
         self.assertIn("speed not judged: the runs timed different workloads (run 1: none recorded (timed before "
                       "schema 4); run 2: 4 records, ", compared.stdout)
         self.assertNotIn("migrating", run("runs", "--db", old, check=0).stderr)
+
+    def test_a_version_4_database_is_migrated_with_no_refusals(self):
+        old = os.path.join(self.dir, "v4.sqlite")
+        shutil.copyfile(self.db, old)
+        connection = sqlite3.connect(old)
+        with connection:
+            connection.execute("ALTER TABLE records DROP COLUMN refused")
+            connection.execute("PRAGMA user_version = 4")
+        connection.close()
+        result = run("runs", "--db", old, check=0)
+        self.assertIn(f"{old}: migrating the results store from schema version 4 to 5", result.stderr)
+        self.assertEqual(self.query(old, "PRAGMA user_version"), [(5,)])
+        self.assertEqual(self.query(old, "SELECT COUNT(*), SUM(refused) FROM records"),
+                         self.query(self.db, "SELECT COUNT(*), 0 FROM records"))
+        self.assertEqual(self.records(old, 1), self.records(self.db, 1))
+        # A refusal is a 0 or a 1, as a new store's.
+        with self.assertRaises(sqlite3.IntegrityError):
+            with sqlite3.connect(old) as connection:
+                connection.execute("UPDATE records SET refused = 2 WHERE seq = 0")
 
     def test_a_failed_records_place_goes_from_the_sweep_to_compare_and_the_report(self):
         fence = "```"

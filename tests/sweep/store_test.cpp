@@ -149,10 +149,11 @@ TEST_F(StoreTest, ValuesComeBackExactly) {
   EXPECT_EQ(store.run(run)->grade_steps, 10);
 }
 
-// A failed result's place (line, column in the edits block) goes into the store and comes back
-// into the batch line compare, merge and --resume rebuild from it; no place stays null.
+// A failed result's place (line, column in the edits block) and a refusal for a limit of the
+// machine go into the store and come back into the batch line compare, merge and --resume
+// rebuild from it; no place stays null.
 TEST_F(StoreTest, AFailuresPlaceRoundTripsAsTheBatchLine) {
-  std::vector<BatchResult> results(3);
+  std::vector<BatchResult> results(4);
   for (std::size_t i = 0; i < results.size(); ++i) {
     BatchResult& result = results[i];
     result.record.id = "\"a" + std::to_string(i) + "\"";
@@ -168,6 +169,8 @@ TEST_F(StoreTest, AFailuresPlaceRoundTripsAsTheBatchLine) {
   results[1].reward.error = PythonError{"ValueError", "answer has no edits block", 0, 0};
   results[2].reward.parse_success = true;
   results[2].weights_sha256 = std::string(64, 'a');
+  results[3].reward.error = PythonError{"MemoryError", "4294959377 episodes need more memory than this machine has", 0, 0};
+  results[3].refused = true;
   std::vector<StoredRecord> stored;
   for (const BatchResult& result : results) {
     stored.push_back(to_stored(result, static_cast<std::int64_t>(stored.size()), "set", std::nullopt));
@@ -185,6 +188,8 @@ TEST_F(StoreTest, AFailuresPlaceRoundTripsAsTheBatchLine) {
   EXPECT_EQ(back[0].error_column, 5);
   for (std::size_t i = 1; i < back.size(); ++i) EXPECT_FALSE(back[i].error_line || back[i].error_column) << i;
   for (std::size_t i = 0; i < back.size(); ++i) {
+    EXPECT_EQ(back[i].refused, i == 3) << i;
+    EXPECT_EQ(to_batch_result(back[i]).refused, i == 3) << i;
     EXPECT_EQ(batch_line(to_batch_result(back[i]), false), batch_line(results[i], false)) << i;
   }
   EXPECT_NE(batch_line(results[0], false).find("\"error_line\": 12, \"error_column\": 5"), std::string::npos);

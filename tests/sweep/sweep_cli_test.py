@@ -89,7 +89,7 @@ class Sweep(SweepCase):
         for args in (["sweep", config], ["runs", "--db", database], ["compare", "1", "1", "--db", database],
                      ["report", "1", "--db", database]):
             result = run(*args, check=2)
-            self.assertIn(f"database {database} has schema version 99, newer than the 4 this weightspace", result.stderr)
+            self.assertIn(f"database {database} has schema version 99, newer than the 5 this weightspace", result.stderr)
         self.assertEqual(self.query(database, "PRAGMA user_version"), [(99,)])
         other = os.path.join(self.dir, "other.sqlite")
         self.execute(other, "CREATE TABLE notes (text TEXT)")

@@ -10,7 +10,7 @@
 #                     the file name (breakout.md), the source synth when the path has a synth/ folder
 #
 # Batch mode: bench/compare_python.sh --batch MINATAR_CHECKOUT [--episodes N] [--python-episodes N]
-#   [--random N] [--seed S] [--runs N] [--baseline FILE] [--pin CPUS]
+#   [--random N] [--seed S] [--runs N] [--baseline FILE] [--pin CPUS] [--clock cpu|wall] [--before BINARY]
 #   policy-steps/s of the Python grader against `weightspace batch --threads 1 --cache 0`, per game
 #   and source, for the example answers and random hand-written-like answers, the ratios and their
 #   geometric mean, start-up paid once (answers graded twice less once) and by whole processes;

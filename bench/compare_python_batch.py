@@ -22,6 +22,10 @@ Times are CPU seconds by default (--clock cpu: grade_answer's process_time, the 
 process's user + system time), so that a shared machine's other load does not count against
 either side; --clock wall times both by the wall clock instead.
 
+--before BINARY times a second weightspace (an older build) in the same run, the two binaries
+alternated in each round, and prints its columns first: before and after side by side under
+the same load; both must write Python's reward.json texts.
+
 --baseline FILE keeps the slow side: if FILE exists its Python figures are used (the answer
 texts and parameters must match what it was measured on, or the script stops), otherwise they
 are measured and written there.
@@ -53,6 +57,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--baseline", help="JSON file of the Python side: read if it exists, else written")
     p.add_argument("--pin", help="run weightspace under `taskset -c PIN` (a CPU list)")
     p.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="CPU (default) or wall seconds")
+    p.add_argument("--before", help="another weightspace binary, timed in the same run (alternated with WEIGHTSPACE)")
     a = p.parse_args()
     for name, low, high in (("episodes", 1, 100000), ("python_episodes", 1, 100000), ("random", 0, 1000), ("runs", 1, 50)):
         if not low <= getattr(a, name) <= high:
@@ -108,12 +113,11 @@ def python_side(args, key, paths) -> dict:
             "wall": wall, "cpu": cpu, "steps": steps}
 
 
-def batch(args, key, paths, episodes, out) -> float:
+def batch(args, binary, key, paths, episodes, out) -> float:
     """One `weightspace batch` run of the row's answers; the process's wall or CPU seconds (--clock)."""
     _, source, game = key
-    command = [os.environ.get("WEIGHTSPACE", os.path.join(ROOT, "build/release/apps/weightspace")), "batch",
-               "--game", game, "--source", source, "--episodes", str(episodes), "--threads", "1", "--cache", "0",
-               "--quiet", "--out", out, *paths]
+    command = [binary, "batch", "--game", game, "--source", source, "--episodes", str(episodes), "--threads", "1",
+               "--cache", "0", "--quiet", "--out", out, *paths]
     if args.pin:
         command = ["taskset", "-c", args.pin, *command]
     if os.path.exists(out):
@@ -132,62 +136,98 @@ def records(path: str) -> list:
     return [json.loads(line) for line in open(path, encoding="utf-8")]
 
 
+def identical_rewards(args, binary, key, paths, measured, out) -> int:
+    """How many of the row's reward.json texts `binary` writes as Python did (at Python's episodes)."""
+    batch(args, binary, key, paths, args.python_episodes, out)
+    return sum(json.dumps(r["reward"]) == p for r, p in zip(records(out), measured["rewards"]))
+
+
+def time_binaries(args, binaries, key, paths, out) -> dict:
+    """{label: (steps, records seconds, process seconds)}: best of --runs, the binaries alternated
+    in each round so that a change of the machine's load falls on both."""
+    once = {label: math.inf for label in binaries}
+    twice = dict(once)
+    steps = {}
+    rounds = 0
+    # Up to twice --runs more rounds while a difference is lost in the noise (a short row).
+    while rounds < args.runs or (rounds < 3 * args.runs and any(twice[b] <= once[b] for b in binaries)):
+        rounds += 1
+        for label, binary in binaries.items():
+            twice[label] = min(twice[label], batch(args, binary, key, paths + paths, args.episodes, out))
+            once[label] = min(once[label], batch(args, binary, key, paths, args.episodes, out))
+            steps[label] = sum(r["steps"] for r in records(out))
+    for label in binaries:
+        if twice[label] <= once[label]:
+            sys.exit(f"{'/'.join(key)}: {label}: grading the answers twice took no longer than once "
+                     f"({twice[label]:.4f} s, {once[label]:.4f} s) in {rounds} rounds: too noisy to measure; use more "
+                     "--episodes or a quieter machine")
+    return {label: (steps[label], twice[label] - once[label], once[label]) for label in binaries}
+
+
+def python_figures(args, baseline, key, paths) -> dict:
+    name = "/".join(key)
+    measured = baseline.get(name)
+    if measured is None:
+        measured = baseline[name] = python_side(args, key, paths)
+    elif measured["answers_sha256"] != digest(paths) or measured["episodes"] != args.python_episodes:
+        sys.exit(f"{args.baseline}: {name} was measured on other answers or episodes; remove it to measure again")
+    return measured
+
+
+def print_header(args, binaries, measured_before: bool):
+    print(f"# load: {' '.join(open('/proc/loadavg').read().split()[:3])}; {args.clock} seconds; weightspace: best of "
+          f"{args.runs} `batch --threads 1 --cache 0` processes at {args.episodes} episodes (records: answers "
+          f"graded twice less once, start-up paid once; process: the whole process)"
+          f"{' pinned to CPU ' + args.pin if args.pin else ''}; Python: grade_answer alone at "
+          f"{args.python_episodes} episodes{' (saved baseline ' + args.baseline + ')' if measured_before else ''}")
+    for label, binary in binaries.items():
+        print(f"# {label}: {binary}")
+    columns = "".join(f" {label + ' records':>17} {'ratio':>7} {label + ' process':>17} {'ratio':>7}"
+                      for label in binaries)
+    print(f"{'set':<9} {'answer':<24} {'n':>3} {'python steps/s':>15}{columns}  reward.json")
+
+
 def main() -> int:
     args = parse_args()
+    binaries = {"after": os.environ.get("WEIGHTSPACE", os.path.join(ROOT, "build/release/apps/weightspace"))}
+    if args.before:
+        binaries = {"before": args.before, **binaries}
     baseline = {}
     if args.baseline and os.path.exists(args.baseline):
         baseline = json.load(open(args.baseline, encoding="utf-8"))
     status = 0
+    ratios = {(label, figure): {"examples": [], "random": []} for label in binaries for figure in ("records", "process")}
     with tempfile.TemporaryDirectory() as work:
         rows = answer_sets(work, args.random, args.seed)
-        print(f"# load: {' '.join(open('/proc/loadavg').read().split()[:3])}; {args.clock} seconds; weightspace: best of "
-              f"{args.runs} `batch --threads 1 --cache 0` processes at {args.episodes} episodes (records: answers "
-              f"graded twice less once, start-up paid once; process: the whole process)"
-              f"{' pinned to CPU ' + args.pin if args.pin else ''}; Python: grade_answer alone at "
-              f"{args.python_episodes} episodes{' (saved baseline ' + args.baseline + ')' if baseline else ''}")
-        print(f"{'':<9} {'':<24} {'':>3} {'':>15} {'weightspace steps/s and ratio':^43}")
-        print(f"{'set':<9} {'answer':<24} {'n':>3} {'python steps/s':>15} {'records':>12} {'ratio':>8} {'process':>12} "
-              f"{'ratio':>8}  reward.json")
-        ratios = {figure: {"examples": [], "random": []} for figure in ("records", "process")}
+        print_header(args, binaries, bool(baseline))
+        out = os.path.join(work, "out.jsonl")
         for key, paths in rows.items():
-            name = "/".join(key)
-            measured = baseline.get(name)
-            if measured is None:
-                measured = baseline[name] = python_side(args, key, paths)
-            elif measured["answers_sha256"] != digest(paths) or measured["episodes"] != args.python_episodes:
-                sys.exit(f"{args.baseline}: {name} was measured on other answers or episodes; remove it to measure again")
-            check = os.path.join(work, "check.jsonl")
-            batch(args, key, paths, args.python_episodes, check)
-            same = sum(json.dumps(r["reward"]) == p for r, p in zip(records(check), measured["rewards"]))
-            if same != len(paths):
-                status = 1
-            out = os.path.join(work, "out.jsonl")
-            once = twice = math.inf
-            for _ in range(args.runs):
-                twice = min(twice, batch(args, key, paths + paths, args.episodes, out))
-                once = min(once, batch(args, key, paths, args.episodes, out))
-            steps = sum(r["steps"] for r in records(out))
-            if twice <= once:
-                sys.exit(f"{name}: grading the answers twice took no longer than once ({twice:.4f} s, {once:.4f} s): "
-                         "too noisy to measure; use more --runs or a quieter machine")
-            process_best, record_best = once, twice - once
+            measured = python_figures(args, baseline, key, paths)
+            same = {label: identical_rewards(args, binary, key, paths, measured, out) for label, binary in binaries.items()}
+            status |= any(count != len(paths) for count in same.values())
             python_rate = measured["steps"] / measured[args.clock]
-            record_rate, process_rate = steps / record_best, steps / process_best
-            ratios["records"][key[0]].append(record_rate / python_rate)
-            ratios["process"][key[0]].append(process_rate / python_rate)
-            print(f"{key[0]:<9} {key[1] + '/' + key[2]:<24} {len(paths):>3} {python_rate:>15,.0f} {record_rate:>12,.0f} "
-                  f"{record_rate / python_rate:>7.0f}x {process_rate:>12,.0f} {process_rate / python_rate:>7.0f}x  "
-                  f"{'identical' if same == len(paths) else 'DIFFERENT'} {same}/{len(paths)}")
+            line = f"{key[0]:<9} {key[1] + '/' + key[2]:<24} {len(paths):>3} {python_rate:>15,.0f}"
+            for label, (steps, record_seconds, process_seconds) in time_binaries(args, binaries, key, paths, out).items():
+                for figure, seconds in (("records", record_seconds), ("process", process_seconds)):
+                    rate = steps / seconds
+                    ratios[(label, figure)][key[0]].append(rate / python_rate)
+                    line += f" {rate:>17,.0f} {rate / python_rate:>6.0f}x"
+            verdicts = [f"{'identical' if count == len(paths) else 'DIFFERENT'} {count}/{len(paths)}" for count in same.values()]
+            print(f"{line}  {', '.join(verdicts)}")
     if args.baseline and not os.path.exists(args.baseline):
         with open(args.baseline, "w", encoding="utf-8") as f:
             json.dump(baseline, f, indent=1)
-    geo = lambda r: math.exp(sum(map(math.log, r)) / len(r))  # noqa: E731
-    for figure, by_set in ratios.items():
-        everything = by_set["examples"] + by_set["random"]
-        for label, r in (("examples", by_set["examples"]), ("random", by_set["random"]), ("all", everything)):
-            if r:
-                print(f"{figure}: geometric mean {label}: {geo(r):.0f}x over {len(r)} rows (lowest {min(r):.0f}x)")
+    print_means(ratios)
     return status
+
+
+def print_means(ratios: dict):
+    geo = lambda r: math.exp(sum(map(math.log, r)) / len(r))  # noqa: E731
+    for (label, figure), by_set in ratios.items():
+        everything = by_set["examples"] + by_set["random"]
+        for name, r in (("examples", by_set["examples"]), ("random", by_set["random"]), ("all", everything)):
+            if r:
+                print(f"{label} {figure}: geometric mean {name}: {geo(r):.0f}x over {len(r)} rows (lowest {min(r):.0f}x)")
 
 
 if __name__ == "__main__":

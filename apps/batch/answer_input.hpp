@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include <CLI/CLI.hpp>
+#include "apps/cli/cli_fwd.hpp"
 
 #include "parser/python/error.hpp"
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "apps/cli/command_line.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 
 #include "apps/cli/suggest.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
+#include "apps/cli/cli_fwd.hpp"
 
 namespace weightspace::app {
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "apps/cli/grade_options.hpp"
 
+#include <CLI/CLI.hpp>
 #include <oneapi/tbb/info.h>
 #include <spdlog/spdlog.h>
 

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include <CLI/CLI.hpp>
+#include "apps/cli/cli_fwd.hpp"
 
 #include "engine/grade.hpp"
 #include <weightspace/big_int.hpp>

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <system_error>
 
 namespace weightspace::app {
 
@@ -30,33 +31,40 @@ sigset_t watched() {
 SignalReport::SignalReport(std::function<void(int signal)> on_signal) : on_signal_(std::move(on_signal)) {
   const sigset_t set = watched();
   pthread_sigmask(SIG_BLOCK, &set, &previous_);
-  thread_ = std::thread([this, set] {
-    for (;;) {
-      const int signal = sigwaitinfo(&set, nullptr);
-      if (signal <= 0) continue;  // EINTR
-      if (signal == wake_signal()) {
-        if (stop_.load()) return;
-        continue;
-      }
-      // A second signal while the report is written ends the process at once, as usual.
-      std::signal(SIGINT, SIG_DFL);
-      std::signal(SIGTERM, SIG_DFL);
-      sigset_t ending;  // not the wake signal, whose default action would end the process too
-      sigemptyset(&ending);
-      sigaddset(&ending, SIGINT);
-      sigaddset(&ending, SIGTERM);
-      pthread_sigmask(SIG_UNBLOCK, &ending, nullptr);
-      on_signal_(signal);
-      std::raise(signal);
-      std::_Exit(128 + signal);  // not reached: the default action of both signals ends the process
+  if (const int error = pthread_create(&thread_, nullptr, &SignalReport::wait_for_signals, this); error != 0) {
+    pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+    throw std::system_error(error, std::generic_category(), "cannot start the thread that waits for signals");
+  }
+}
+
+void* SignalReport::wait_for_signals(void* self) {
+  auto& report = *static_cast<SignalReport*>(self);
+  const sigset_t set = watched();
+  for (;;) {
+    const int signal = sigwaitinfo(&set, nullptr);
+    if (signal <= 0) continue;  // EINTR
+    if (signal == wake_signal()) {
+      if (report.stop_.load()) return nullptr;
+      continue;
     }
-  });
+    // A second signal while the report is written ends the process at once, as usual.
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    sigset_t ending;  // not the wake signal, whose default action would end the process too
+    sigemptyset(&ending);
+    sigaddset(&ending, SIGINT);
+    sigaddset(&ending, SIGTERM);
+    pthread_sigmask(SIG_UNBLOCK, &ending, nullptr);
+    report.on_signal_(signal);
+    std::raise(signal);
+    std::_Exit(128 + signal);  // not reached: the default action of both signals ends the process
+  }
 }
 
 SignalReport::~SignalReport() {
   stop_.store(true);
-  pthread_kill(thread_.native_handle(), wake_signal());
-  thread_.join();
+  pthread_kill(thread_, wake_signal());
+  pthread_join(thread_, nullptr);
   pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "apps/cluster/shard.hpp"
 
+#include <CLI/CLI.hpp>
 #include <nettle/sha2.h>
 #include <spdlog/spdlog.h>
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include <CLI/CLI.hpp>
+#include "apps/cli/cli_fwd.hpp"
 
 #include <weightspace/batch_grader.hpp>
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `weightspace batch`: many answers in one process, on all cores, as JSONL in input order
 // (apps/batch/batch_run.hpp).
+#include <CLI/CLI.hpp>
+
 #include <memory>
 
 #include "apps/batch/answer_input.hpp"

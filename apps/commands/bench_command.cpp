@@ -2,6 +2,7 @@
 // `weightspace bench`: how fast a policy rolls out on this machine, for users (the developer
 // benchmarks live in bench/). The report gives medians and spreads over repetitions and, with
 // --json, Google Benchmark's JSON so that its tools (compare.py) read it (apps/bench/).
+#include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include "apps/cli/cli_fwd.hpp"
 
 #include <span>
 #include <string_view>

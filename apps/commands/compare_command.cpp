@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `weightspace compare BASE NEW`: exit 0 without a regression, 1 with one, 2 when the two
 // cannot be compared (bad input of any kind, an unreadable database).
+#include <CLI/CLI.hpp>
+
 #include <iostream>
 
 #include "apps/commands/commands.hpp"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `weightspace conform`: replay a trace recorded from a Python game (tools/record_trace.py, or
 // a golden file) with the registered C++ port and show where they part, if they do.
+#include <CLI/CLI.hpp>
+
 #include <iostream>
 #include <memory>
 #include <string>

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `weightspace episode`: one grader episode of a weights file, for checks against
 // verify.evaluate's loop body.
+#include <CLI/CLI.hpp>
+
 #include <iostream>
 
 #include "apps/commands/commands.hpp"

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `weightspace games`: the registered games, as a table or as JSON.
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
 #include <iostream>
 

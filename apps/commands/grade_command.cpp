@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `weightspace grade`: verify.grade_answer for one answer; prints the reward JSON.
 
+#include <CLI/CLI.hpp>
+
 #include <iostream>
 #include <utility>
 

@@ -3,6 +3,7 @@
 // one-process run of the same inputs writes (apps/batch/batch_merge.hpp), or the databases of
 // a sharded sweep, joined into one run (apps/sweep/sweep_shard.hpp). Both put the records back
 // in one process's order with the deal that split them (apps/cluster/merge_order.hpp).
+#include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
 #include <chrono>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `weightspace parse`: what the grader makes of an answer, without playing it.
+#include <CLI/CLI.hpp>
+
 #include <iostream>
 
 #include <nlohmann/json.hpp>

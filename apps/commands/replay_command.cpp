@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `weightspace replay`: play a recorded action list on one seeded game and print every state,
 // for conformance checks against MinAtar (one JSON object per line).
+#include <CLI/CLI.hpp>
+
 #include <iostream>
 #include <string>
 #include <vector>

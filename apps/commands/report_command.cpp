@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `weightspace report RUN`: the self-contained HTML report of a stored run.
+#include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
 #include "apps/commands/commands.hpp"

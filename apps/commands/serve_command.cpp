@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `weightspace serve`: grading as an HTTP reward service (apps/serve/, docs/serving.md).
 
+#include <CLI/CLI.hpp>
+
 #include <string>
 
 #include "apps/cli/errors.hpp"

@@ -2,6 +2,7 @@
 // `weightspace sweep CONFIG`: grades a sweep config's answer sets with the batch engine into a
 // run of the results store, times the speed part, and writes the HTML report
 // (apps/sweep/sweep_session.hpp).
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <csignal>

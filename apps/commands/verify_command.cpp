@@ -2,6 +2,7 @@
 // `weightspace verify`: a drop-in for verify.py's main(). Same environment variables, same
 // files, same reward.json text; written atomically. It exits non-zero only when it could not
 // write a reward (or, like the grader, when the environment does not say what to grade).
+#include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>

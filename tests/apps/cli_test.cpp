@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // apps/cli/: the command-line checks made before CLI11 parses, --game lists, counts in words
 // and the progress line (issue 32).
+#include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
 
 #include <string>

@@ -331,7 +331,11 @@ namespace seaquest {
 // indices: -1 wraps to 9 (cells.hpp) and 10 would be numpy's IndexError, thrown here as
 // GameError.
 template <class Cell, class Row>
-void Seaquest::paint_rows(Cell&& cell, Row&& row) const {
+void Seaquest::paint_rows(Cell&& painter_cell, Row&& painter_row) const {
+  // Copies (painters are lambdas holding a pointer and the channels read): through the
+  // references, each cell's store could overwrite them, so every cell reloaded both.
+  auto cell = painter_cell;
+  auto row = painter_row;
   const auto column = [](int x) {
     if (x < -seaquest::kBoardSize || x >= seaquest::kBoardSize) [[unlikely]] seaquest::throw_column_error();
     return x;

@@ -31,6 +31,7 @@ class PythonList {
   static constexpr int capacity = Capacity;
 
   class Loop;
+  class Cursor;
 
   PythonList() = default;
   // A copy is a new list (Python's list(lst)): same objects by value, bound to no loop.
@@ -91,6 +92,14 @@ class PythonList {
   // ends the loop for good, so a loop whose list shrank below index stops early.
   Loop reversed() { return Loop(*this, true); }
 
+  // reversed() for a body that changes the list only through its cursor: cursor.remove() is
+  // lst.remove(x) for its own loop variable x, and nothing else removes from or appends to the
+  // list while it runs (no Loop either). The loop variable is the cursor's own copy, put back
+  // into the list at the next step, so that a body's writes to it stay in registers (a Loop's
+  // go through the list: int8_t members alias everything, which made each write reload the
+  // binding). Same visits, same removals, same list afterwards as reversed().
+  Cursor reversed_cursor() { return Cursor(*this); }
+
  private:
   static constexpr int kDetached = -1;
 
@@ -129,6 +138,20 @@ class PythonList {
     }
     for (int i = index; i + 1 < size_; ++i) items_[i] = items_[i + 1];
     --size_;
+  }
+
+  // lst.remove(value) for a Cursor whose loop variable `value` is the object at `own` (or was
+  // removed: kDetached): where that object is afterwards.
+  int remove_own(int own, T value) {
+    if (own != kDetached) items_[own] = value;  // remove() compares the current value
+    for (int index = 0; index < size_; ++index) {
+      if (items_[index] == value) {
+        erase(index);
+        if (index == own) return kDetached;
+        return index < own ? own - 1 : own;
+      }
+    }
+    throw std::invalid_argument("list.remove(x): x not in list");
   }
 
   int claim_binding() {
@@ -212,6 +235,54 @@ class PythonList<T, Capacity, MaxLoops>::Loop {
   int index_;  // CPython's it_index
   bool reversed_;
   bool exhausted_ = false;
+};
+
+// A reversed() loop whose loop variable is a copy (PythonList::reversed_cursor). Scoped like
+// Loop; the last value goes back into the list when the loop ends or the cursor is destroyed.
+//   for (auto sub = subs.reversed_cursor(); sub.next();) { sub->x += 1; ... sub.remove(); }
+template <class T, int Capacity, int MaxLoops>
+class PythonList<T, Capacity, MaxLoops>::Cursor {
+ public:
+  Cursor(const Cursor&) = delete;
+  Cursor& operator=(const Cursor&) = delete;
+  ~Cursor() { put_back(); }
+
+  // listreverseiterator's __next__: the object at the index counting down from len(lst) - 1,
+  // while 0 <= index < len(lst); false for good from the first index outside.
+  bool next() {
+    put_back();
+    if (--index_ < 0 || index_ >= list_->size_) {
+      index_ = 0;  // every later call decrements to -1
+      return false;
+    }
+    value_ = list_->items_[index_];
+    own_ = index_;
+    return true;
+  }
+
+  T& operator*() { return value_; }
+  T* operator->() { return &value_; }
+
+  // lst.remove(x): the first element EQUAL to x, which need not be x's own object (then x
+  // stays in the list, one place down, and reversed() visits it again).
+  void remove() { own_ = list_->remove_own(own_, value_); }
+  // True once the loop variable's object itself left the list.
+  bool removed() const { return own_ == kDetached; }
+
+ private:
+  friend class PythonList;
+
+  explicit Cursor(PythonList& list) : list_(&list), index_(list.size_) {}
+
+  void put_back() {
+    if (own_ != kDetached) list_->items_[own_] = value_;
+    own_ = kDetached;
+  }
+
+  PythonList* list_;
+  int index_;  // CPython's it_index, plus one
+  int own_ = kDetached;  // where value_'s object is in the list
+  T value_{};
 };
 
 }  // namespace weightspace

@@ -75,11 +75,13 @@ class Seaquest {
   bool at_sub(int x, int y) const { return x == state_.sub_x && y == state_.sub_y; }
 
   void move_player(int action);
-  void update_friendly_bullets(int& reward);
+  int update_friendly_bullets();
+  template <class Entities>
+  static bool remove_first_at(Entities& entities, int x, int y);
   void update_divers();
-  void update_submarines(int& reward);
+  int update_submarines();
   void update_enemy_bullets();
-  void update_fish(int& reward);
+  int update_fish();
   int surface();
   void spawn_enemy(RandomState& random);
   void spawn_diver(RandomState& random);
@@ -100,11 +102,13 @@ inline StepResult Seaquest::act(int action, RandomState& random) {
     state_.diver_spawn_timer = seaquest::kDiverSpawnSpeed;
   }
   move_player(action);
-  update_friendly_bullets(reward);
-  update_divers();
-  update_submarines(reward);
-  update_enemy_bullets();
-  update_fish(reward);
+  // A loop over [] does nothing: tested here, so that an empty list costs no call (GCC keeps
+  // the longer updates out of line).
+  if (!state_.friendly_bullets.empty()) reward += update_friendly_bullets();
+  if (!state_.divers.empty()) update_divers();
+  if (!state_.submarines.empty()) reward += update_submarines();
+  if (!state_.enemy_bullets.empty()) update_enemy_bullets();
+  if (!state_.fish.empty()) reward += update_fish();
 
   // Python subtracts the bools (timer > 0).
   state_.enemy_spawn_timer -= state_.enemy_spawn_timer > 0;
@@ -147,51 +151,51 @@ inline void Seaquest::move_player(int action) {
   }
 }
 
-inline void Seaquest::update_friendly_bullets(int& reward) {
+// The updates return their reward.
+inline int Seaquest::update_friendly_bullets() {
+  int reward = 0;
   auto& bullets = state_.friendly_bullets;
-  if (bullets.empty()) return;  // here and below: only faster, a loop over [] does nothing
-  for (auto bullet = bullets.reversed(); bullet.next();) {
+  for (auto bullet = bullets.reversed_cursor(); bullet.next();) {
     bullet->x = static_cast<std::int8_t>(bullet->x + step(bullet->right));
     if (off_board(bullet->x)) {
-      bullets.remove(*bullet);
+      bullet.remove();
       continue;
     }
-    bool removed = false;
-    for (auto fish = state_.fish.forward(); fish.next();) {
-      if (bullet->x == fish->x && bullet->y == fish->y) {
-        state_.fish.remove(*fish);
-        bullets.remove(*bullet);
-        reward += 1;
-        removed = true;
-        break;
-      }
-    }
-    if (removed) continue;
-    for (auto sub = state_.submarines.forward(); sub.next();) {
-      if (bullet->x == sub->x && bullet->y == sub->y) {
-        state_.submarines.remove(*sub);
-        bullets.remove(*bullet);
-        reward += 1;
-        break;
-      }
+    // The fish and submarine loops end at their first hit, so they are searches.
+    if (remove_first_at(state_.fish, bullet->x, bullet->y) ||
+        remove_first_at(state_.submarines, bullet->x, bullet->y)) {
+      bullet.remove();
+      reward += 1;
     }
   }
+  return reward;
+}
+
+// for e in entities: if e.x == x and e.y == y: entities.remove(e); break. True on a hit.
+template <class Entities>
+bool Seaquest::remove_first_at(Entities& entities, int x, int y) {
+  for (const auto& entity : entities) {
+    if (entity.x == x && entity.y == y) {
+      entities.remove(entity);  // by value: copied before the list shifts
+      return true;
+    }
+  }
+  return false;
 }
 
 inline void Seaquest::update_divers() {
   auto& divers = state_.divers;
-  if (divers.empty()) return;
-  for (auto diver = divers.reversed(); diver.next();) {
+  for (auto diver = divers.reversed_cursor(); diver.next();) {
     if (at_sub(diver->x, diver->y) && state_.diver_count < seaquest::kMaxDivers) {
-      divers.remove(*diver);
+      diver.remove();
       state_.diver_count += 1;
     } else if (diver->move_timer == 0) {
       diver->move_timer = seaquest::kDiverMoveInterval;
       diver->x = static_cast<std::int8_t>(diver->x + step(diver->right));
       if (off_board(diver->x)) {
-        divers.remove(*diver);
+        diver.remove();
       } else if (at_sub(diver->x, diver->y) && state_.diver_count < seaquest::kMaxDivers) {
-        divers.remove(*diver);
+        diver.remove();
         state_.diver_count += 1;
       }
     } else {
@@ -200,27 +204,21 @@ inline void Seaquest::update_divers() {
   }
 }
 
-inline void Seaquest::update_submarines(int& reward) {
+inline int Seaquest::update_submarines() {
+  int reward = 0;
   auto& subs = state_.submarines;
-  if (subs.empty()) return;
-  for (auto sub = subs.reversed(); sub.next();) {
+  for (auto sub = subs.reversed_cursor(); sub.next();) {
     if (at_sub(sub->x, sub->y)) state_.terminal = true;
     if (sub->move_timer == 0) {
       sub->move_timer = static_cast<std::int8_t>(state_.move_speed);
       sub->x = static_cast<std::int8_t>(sub->x + step(sub->right));
       if (off_board(sub->x)) {
-        subs.remove(*sub);
+        sub.remove();
       } else if (at_sub(sub->x, sub->y)) {
         state_.terminal = true;
-      } else {
-        for (auto bullet = state_.friendly_bullets.forward(); bullet.next();) {
-          if (sub->x == bullet->x && sub->y == bullet->y) {
-            subs.remove(*sub);
-            state_.friendly_bullets.remove(*bullet);
-            reward += 1;
-            break;
-          }
-        }
+      } else if (remove_first_at(state_.friendly_bullets, sub->x, sub->y)) {
+        sub.remove();
+        reward += 1;
       }
     } else {
       sub->move_timer -= 1;
@@ -234,48 +232,43 @@ inline void Seaquest::update_submarines(int& reward) {
       sub->shot_timer -= 1;
     }
   }
+  return reward;
 }
 
 inline void Seaquest::update_enemy_bullets() {
   auto& bullets = state_.enemy_bullets;
-  if (bullets.empty()) return;
-  for (auto bullet = bullets.reversed(); bullet.next();) {
+  for (auto bullet = bullets.reversed_cursor(); bullet.next();) {
     if (at_sub(bullet->x, bullet->y)) state_.terminal = true;
     bullet->x = static_cast<std::int8_t>(bullet->x + step(bullet->right));
     if (off_board(bullet->x)) {
-      bullets.remove(*bullet);
+      bullet.remove();
     } else if (at_sub(bullet->x, bullet->y)) {
       state_.terminal = true;
     }
   }
 }
 
-inline void Seaquest::update_fish(int& reward) {
+inline int Seaquest::update_fish() {
+  int reward = 0;
   auto& fishes = state_.fish;
-  if (fishes.empty()) return;
-  for (auto fish = fishes.reversed(); fish.next();) {
+  for (auto fish = fishes.reversed_cursor(); fish.next();) {
     if (at_sub(fish->x, fish->y)) state_.terminal = true;
     if (fish->move_timer == 0) {
       fish->move_timer = static_cast<std::int8_t>(state_.move_speed);
       fish->x = static_cast<std::int8_t>(fish->x + step(fish->right));
       if (off_board(fish->x)) {
-        fishes.remove(*fish);
+        fish.remove();
       } else if (at_sub(fish->x, fish->y)) {
         state_.terminal = true;
-      } else {
-        for (auto bullet = state_.friendly_bullets.forward(); bullet.next();) {
-          if (fish->x == bullet->x && fish->y == bullet->y) {
-            fishes.remove(*fish);
-            state_.friendly_bullets.remove(*bullet);
-            reward += 1;
-            break;
-          }
-        }
+      } else if (remove_first_at(state_.friendly_bullets, fish->x, fish->y)) {
+        fish.remove();
+        reward += 1;
       }
     } else {
       fish->move_timer -= 1;
     }
   }
+  return reward;
 }
 
 // Env._surface(): called on reaching the top row with a non-zero diver count.
@@ -338,7 +331,11 @@ namespace seaquest {
 // indices: -1 wraps to 9 (cells.hpp) and 10 would be numpy's IndexError, thrown here as
 // GameError.
 template <class Cell, class Row>
-void Seaquest::paint_rows(Cell&& cell, Row&& row) const {
+void Seaquest::paint_rows(Cell&& painter_cell, Row&& painter_row) const {
+  // Copies (painters are lambdas holding a pointer and the channels read): through the
+  // references, each cell's store could overwrite them, so every cell reloaded both.
+  auto cell = painter_cell;
+  auto row = painter_row;
   const auto column = [](int x) {
     if (x < -seaquest::kBoardSize || x >= seaquest::kBoardSize) [[unlikely]] seaquest::throw_column_error();
     return x;

@@ -175,8 +175,9 @@ class SynthSeaquest {
     return {reward, s.terminal};
   }
 
+  // By value, as copies: kept in registers across the stores of the cells they paint.
   template <class Cell, class Row>
-  void paint_rows(Cell&& cell, Row&& row) const {
+  void paint_rows(Cell cell, Row row) const {
     const State& s = state_;
     const int back_x = s.sub_right ? s.sub_x - 1 : s.sub_x + 1;
     cell(s.sub_y, s.sub_x, 0);

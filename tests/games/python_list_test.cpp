@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -320,6 +322,72 @@ TEST(PythonList, CopiesAreIndependentAndBoundToNoLoop) {
   copy.append(3);
   EXPECT_EQ(list.size(), 2);
   EXPECT_EQ(copy.size(), 3);
+}
+
+TEST(PythonList, CursorRemovesAndRevisitsLikeTheLoop) {
+  // The first test's loop through a cursor: the same visits and the same list.
+  auto list = make<Box, 4>({{7}, {1}, {7}});
+  std::vector<Box> visits;
+  for (auto x = list.reversed_cursor(); x.next();) {
+    visits.push_back(*x);
+    if (x->value == 7) {
+      x.remove();
+      EXPECT_FALSE(x.removed());
+      x->value = 8;
+    }
+  }
+  EXPECT_EQ(visits, boxes({7, 8, 1}));
+  EXPECT_EQ(contents(list), boxes({1, 8}));
+}
+
+// One loop over `list` with reversed() (Cursor = false) or reversed_cursor(), its body driven
+// by `seed`: the loop variable is changed before and after removals of itself (removed once,
+// now and then twice, the second time by value: an equal element if there is one). Returns
+// the visits (as seen on arrival), the values it ended with, and the list.
+template <bool kCursor>
+std::vector<Box> play_reversed(PythonList<Box, 12, 1>& list, unsigned seed) {
+  std::mt19937 draws(seed);
+  std::vector<Box> trace;
+  auto body = [&](auto& x, auto remove, auto removed) {
+    trace.push_back(*x);
+    const unsigned draw = draws() % 8;
+    if (draw & 1U) x->extra += 1;  // mutate before a removal: remove() compares the new value
+    if (draw & 2U) {
+      remove();
+      trace.push_back({removed() ? -1 : -2, 0});
+      if ((draw & 4U) && std::ranges::find(list.items(), *x) != list.items().end()) remove();
+    }
+    x->value += 10;  // after a removal: the detached copy, or the object still in the list
+    trace.push_back(*x);
+  };
+  if constexpr (kCursor) {
+    for (auto x = list.reversed_cursor(); x.next();) {
+      body(x, [&] { x.remove(); }, [&] { return x.removed(); });
+    }
+  } else {
+    for (auto x = list.reversed(); x.next();) {
+      body(x, [&] { list.remove(*x); }, [&] { return x.removed(); });
+    }
+  }
+  trace.insert(trace.end(), list.begin(), list.end());
+  return trace;
+}
+
+TEST(PythonList, CursorMatchesTheReversedLoopOnListsWithTwins) {
+  std::mt19937 lists(36);
+  int revisits = 0;  // loops where remove() took an equal twin: the case that matters
+  for (unsigned seed = 0; seed < 4000; ++seed) {
+    PythonList<Box, 12, 1> loop_list;
+    const int size = static_cast<int>(lists() % 9);
+    for (int i = 0; i < size; ++i) {
+      loop_list.append({static_cast<int>(lists() % 3), static_cast<int>(lists() % 2)});
+    }
+    PythonList<Box, 12, 1> cursor_list = loop_list;
+    const auto expected = play_reversed<false>(loop_list, seed);
+    ASSERT_EQ(play_reversed<true>(cursor_list, seed), expected) << "seed " << seed;
+    revisits += std::ranges::count(expected, Box{-2, 0}) > 0;
+  }
+  EXPECT_GT(revisits, 100);
 }
 
 }  // namespace

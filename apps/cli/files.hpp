@@ -59,7 +59,7 @@ class OutputFile {
 // before the rename: a crash then leaves the old file or the whole new one, and a write error
 // the file system reports only at fsync or close (NFS, quotas) keeps the old file and is a
 // CommandError. Durability::deferred leaves the sync to the caller, who syncs many files at
-// once (sync_folder) and can tell a torn file from a whole one by its content.
+// once (FolderSync) and can tell a torn file from a whole one by its content.
 enum class Durability { synced, deferred };
 void write_file(const std::filesystem::path& path, const std::string& text,
                 Durability durability = Durability::synced);

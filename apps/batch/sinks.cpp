@@ -63,12 +63,18 @@ CsvSink::CsvSink(const std::string& path, ResultFile::Mode mode, bool timings) :
 
 void CsvSink::write(std::uint64_t, const BatchResult& result) { file_.write(csv_row(result, timings_)); }
 
-RewardFilesSink::RewardFilesSink(std::string folder) : folder_(std::move(folder)) {
+namespace {
+
+std::string created_folder(std::string folder) {
   std::error_code error;
-  std::filesystem::create_directories(folder_, error);
-  if (error) throw CommandError("cannot create " + folder_ + ": " + error.message());
-  sync_.emplace(folder_);
+  std::filesystem::create_directories(folder, error);
+  if (error) throw CommandError("cannot create " + folder + ": " + error.message());
+  return folder;
 }
+
+}  // namespace
+
+RewardFilesSink::RewardFilesSink(std::string folder) : folder_(created_folder(std::move(folder))), sync_(folder_) {}
 
 void RewardFilesSink::write(std::uint64_t line, const BatchResult& result) {
   write_file(std::filesystem::path(folder_) / reward_file_name(line, result), reward_json(result.reward),

@@ -92,11 +92,11 @@ class RewardFilesSink : public ResultSink {
   explicit RewardFilesSink(std::string folder);  // created when missing
   void write(std::uint64_t line, const BatchResult& result) override;
   void replay(std::uint64_t line, const BatchResult& result) override;
-  void finish() override { sync_->sync(); }
+  void finish() override { sync_.sync(); }
 
  private:
-  std::string folder_;
-  std::optional<FolderSync> sync_;
+  std::string folder_;  // created before sync_ opens it
+  FolderSync sync_;
 };
 
 // The sinks of one run, written in the order added: a sink's record is written before the

@@ -172,19 +172,13 @@ void replace(const std::filesystem::path& target, const std::string& name, const
   if (existing != nullptr) ::fchmod(fd, existing->st_mode & 07777);
   try {
     write_all(fd, name, text);
+    // The sync before the rename, never after: renaming a file whose data may still fail to
+    // reach the disk could put a torn file where a whole one was.
+    if (durability == Durability::synced && ::fsync(fd) != 0) fail_to_write(name, errno);
   } catch (const CommandError&) {
     ::close(fd);
     ::unlink(temporary.c_str());
     throw;
-  }
-  // The sync before the rename, never after: renaming a file whose data may still fail to
-  // reach the disk could put a torn file where a whole one was.
-  const bool synced = durability == Durability::deferred || ::fsync(fd) == 0;
-  const int sync_error = errno;
-  if (!synced) {
-    ::close(fd);
-    ::unlink(temporary.c_str());
-    fail_to_write(name, sync_error);
   }
   if (::close(fd) != 0 || ::rename(temporary.c_str(), target.c_str()) != 0) {
     const int error = errno;

@@ -34,24 +34,25 @@ Function next(const char* name) {
   return reinterpret_cast<Function>(::dlsym(RTLD_NEXT, name));
 }
 
-}  // namespace
-
-extern "C" int fsync(int fd) {
-  static const auto real = next<int (*)(int)>("fsync");
-  if (fails("fsync", fd)) {
+// fsync and syncfs: the named file's call fails, others go through.
+int failing_sync(const char* call, int (*real)(int), int fd) {
+  if (fails(call, fd)) {
     errno = EDQUOT;
     return -1;
   }
   return real(fd);
 }
 
+}  // namespace
+
+extern "C" int fsync(int fd) {
+  static const auto real = next<int (*)(int)>("fsync");
+  return failing_sync("fsync", real, fd);
+}
+
 extern "C" int syncfs(int fd) {
   static const auto real = next<int (*)(int)>("syncfs");
-  if (fails("syncfs", fd)) {
-    errno = EDQUOT;
-    return -1;
-  }
-  return real(fd);
+  return failing_sync("syncfs", real, fd);
 }
 
 extern "C" int close(int fd) {

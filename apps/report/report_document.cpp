@@ -138,6 +138,7 @@ json record_json(const StoredRecord& record, const StoredRecord* base) {
           {"steps", record.steps},
           {"seconds", record.seconds},
           {"cached", record.cached},
+          {"refused", record.refused},
           {"changed", base != nullptr},
           {"baseline_score", base != nullptr ? number_or_null(base->normalized_score) : json(nullptr)}};
 }

@@ -208,6 +208,7 @@ void validate_report_data(const json& data) {
                   {"steps", Type::kInteger, kNullable},
                   {"seconds", Type::kNumber, kNullable},
                   {"cached", Type::kBoolean},
+                  {"refused", Type::kBoolean},
                   {"changed", Type::kBoolean},
                   {"baseline_score", Type::kNumber, kNullable}});
   });

@@ -344,6 +344,8 @@ void append_records(std::string& out, const json& data) {
              std::to_string(record["error_column"].get<std::int64_t>());
     }
     out += "<td>";
+    // Refused: past the grading machine's limits, not the answer's fault (its error says which).
+    if (record["refused"].get<bool>()) out += "<b>refused</b> ";
     if (record["error_kind"].is_string()) {
       out += "<b>";
       append_breakable(out, text_of(record["error_kind"]));

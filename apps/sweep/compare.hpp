@@ -23,6 +23,9 @@ struct RecordChange {
   //   different weights) got a different reward text: an exactness regression.
   // answer_changed: the answer itself changed (other weights or other input text): informational.
   // removed: in BASE, not in NEW (a regression: the suite lost a record). added: only in NEW.
+  // refused: graded in BASE, refused in NEW for a limit of its machine (a regression: the
+  //   suite lost a grade, though not an exactness change). refused_in_base: refused in BASE,
+  //   graded (or refused otherwise) in NEW: informational.
   std::string kind;
   const StoredRecord* base = nullptr;
   const StoredRecord* now = nullptr;
@@ -78,7 +81,7 @@ struct InstructionChange {
 };
 
 struct Comparison {
-  std::vector<RecordChange> regressions;  // reward_changed and removed, in BASE order
+  std::vector<RecordChange> regressions;  // reward_changed, refused and removed, in BASE order
   std::vector<RecordChange> answer_changes;
   std::vector<RecordChange> added;
   std::int64_t unchanged = 0;

@@ -87,6 +87,7 @@ json sweep(std::size_t records, std::size_t regressions) {
          {"steps", fails ? json(nullptr) : json(record_steps)},
          {"seconds", fails ? json(nullptr) : json(record_steps / 1.2e7)},
          {"cached", is_cached},
+         {"refused", false},
          {"changed", changed},
          {"baseline_score", !changed ? json(nullptr) : fails ? json(0.5) : json(score + (i % 2 ? 0.0123 : -0.0311))}});
     // Half the changed records had their answer edited: listed apart from the regressions.

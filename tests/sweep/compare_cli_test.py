@@ -108,6 +108,29 @@ class Compare(SweepCase):
         result = self.compare("1", "2", check=0)
         self.assertIn("answers changed (1; not regressions", result.stdout)
 
+    def test_a_record_refused_for_a_machine_limit_is_a_regression_but_not_an_exactness_change(self):
+        message = "not graded, a limit of this machine (not of the answer): 2000000000 episodes"
+        [(text,)] = self.query(self.db, "SELECT reward FROM records WHERE run_id = 2 AND seq = 3")
+        graded = json.loads(text)
+        refused = {"normalized_score": 0.0, **{k: graded[k] for k in ("game", "source", "episodes")},
+                   "parse_success": 0.0, "error": message}
+        self.change("UPDATE records SET refused = 1, reward = ?, error_kind = 'MemoryError' WHERE run_id = 2 AND seq = 3",
+                     json.dumps(refused))
+        result = self.compare("1", "2", check=1)
+        self.assertRegex(result.stdout, r"refused +answers/\S+ +\w+ +original +2 +not graded in run 2: "
+                                        r"not graded, a limit of this machine")
+        self.assertNotIn("reward_changed", result.stdout)
+        [regression] = json.loads(self.compare("1", "2", "--json", check=1).stdout)["regressions"]
+        self.assertEqual(regression["kind"], "refused")
+        # The other way round the refusal is BASE's: listed, not a regression.
+        result = self.compare("2", "1", check=0)
+        self.assertRegex(result.stdout, r"refused_in_base +answers/\S+ +\w+ +original +2 +not graded in run 2: ")
+        # The report marks the record.
+        page = os.path.join(self.dir, "report.html")
+        run("report", "2", "--baseline", "none", "--db", self.db, "-o", page, check=0)
+        with open(page, encoding="utf-8") as f:
+            self.assertIn("<b>refused</b>", f.read())
+
     def test_speed_is_judged_on_one_machine_only(self):
         # No ties: the exact test.
         self.repetitions(1, [0.500, 0.510, 0.490, 0.505, 0.520, 0.495, 0.480, 0.515, 0.485])

@@ -11,9 +11,11 @@
 #
 # Batch mode: bench/compare_python.sh --batch MINATAR_CHECKOUT [--episodes N] [--python-episodes N]
 #   [--random N] [--seed S] [--runs N] [--baseline FILE] [--pin CPUS] [--clock cpu|wall] [--before BINARY]
+#   [--min-seconds S]
 #   policy-steps/s of the Python grader against `weightspace batch --threads 1 --cache 0`, per game
 #   and source, for the example answers and random hand-written-like answers, the ratios and their
-#   geometric mean, start-up paid once (answers graded twice less once) and by whole processes;
+#   geometric mean, start-up paid once (answers graded 2k times less k times, over k; k copies
+#   taking >= --min-seconds) and by whole processes;
 #   --baseline FILE saves the slow Python side once (bench/compare_python_batch.py).
 # Environment: PYTHON (default /usr/bin/python3, Debian's python3-numpy 1.24),
 #              VERIFY_DIR (default ../shared/seed), WEIGHTSPACE (default build/release/apps/weightspace)

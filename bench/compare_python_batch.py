@@ -10,10 +10,11 @@ each side's own steps over its own time. Python's time is grade_answer alone (on
 per game, imports not counted). weightspace gets two figures, best of
 --runs each:
   - "records": start-up paid once, as on Python's side: the seconds (--clock) of a process
-    grading the row's answers twice (each listed twice, each graded from scratch: --cache 0)
-    less those of one grading them once, best of --runs each. That is what one more grade of
-    the answers costs in a running batch: parsing, hashing and building the policy, playing,
-    writing the lines; not the process's start;
+    grading the row's answers 2k times less those of one grading them k times, over k, where
+    k copies make a process take at least --min-seconds (bench/batch_timing.py). Each grade is
+    from scratch (--cache 0, no shared parse): what one more grade of the answers costs in a
+    running batch: parsing, hashing and building the policy, playing, writing the lines; not
+    the process's start;
   - "process": the whole `batch` process grading them once (start, parse, output included).
 Every answer is also graded by weightspace at Python's episode count and its reward.json text
 must equal Python's; the script exits 1 otherwise.
@@ -38,12 +39,11 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from random_answers import GAMES, answer  # noqa: E402
+from batch_timing import Timer, answer_sets, default_binary  # noqa: E402
 
 
 def parse_args() -> argparse.Namespace:
@@ -57,35 +57,15 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--baseline", help="JSON file of the Python side: read if it exists, else written")
     p.add_argument("--pin", help="run weightspace under `taskset -c PIN` (a CPU list)")
     p.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="CPU (default) or wall seconds")
+    p.add_argument("--min-seconds", type=float, default=0.3,
+                   help="copies of a row's answers per process until one takes this long (default 0.3)")
     p.add_argument("--before", help="another weightspace binary, timed in the same run (alternated with WEIGHTSPACE)")
     a = p.parse_args()
-    for name, low, high in (("episodes", 1, 100000), ("python_episodes", 1, 100000), ("random", 0, 1000), ("runs", 1, 50)):
+    for name, low, high in (("episodes", 1, 100000), ("python_episodes", 1, 100000), ("random", 0, 1000), ("runs", 1, 50),
+                            ("min_seconds", 0, 60)):
         if not low <= getattr(a, name) <= high:
             p.error(f"--{name.replace('_', '-')} must be {low}-{high}")
     return a
-
-
-def answer_sets(work: str, count: int, seed: int) -> dict:
-    """{(set, source, game): [answer paths]}: the examples, then `count` random answers per row."""
-    import random
-    rows = {}
-    for source in ("original", "synth"):
-        folder = os.path.join(ROOT, "examples", "answers", *(["synth"] if source == "synth" else []))
-        for game in GAMES:
-            rows[("examples", source, game)] = [os.path.join(folder, f"{game}.md")]
-    rng = random.Random(seed)
-    for source in ("original", "synth"):
-        for game in GAMES:
-            paths = []
-            for k in range(count):
-                path = os.path.join(work, "random", source, game, f"{k}.md")
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(answer(rng))
-                paths.append(path)
-            if paths:
-                rows[("random", source, game)] = paths
-    return rows
 
 
 def digest(paths: list) -> str:
@@ -113,55 +93,10 @@ def python_side(args, key, paths) -> dict:
             "wall": wall, "cpu": cpu, "steps": steps}
 
 
-def batch(args, binary, key, paths, episodes, out) -> float:
-    """One `weightspace batch` run of the row's answers; the process's wall or CPU seconds (--clock)."""
-    _, source, game = key
-    command = [binary, "batch", "--game", game, "--source", source, "--episodes", str(episodes), "--threads", "1",
-               "--cache", "0", "--quiet", "--out", out, *paths]
-    if args.pin:
-        command = ["taskset", "-c", args.pin, *command]
-    if os.path.exists(out):
-        os.remove(out)
-    start = time.perf_counter()
-    process = subprocess.Popen(command)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        sys.exit(f"{' '.join(command)} exited {process.returncode}")
-    return usage.ru_utime + usage.ru_stime if args.clock == "cpu" else wall
-
-
-def records(path: str) -> list:
-    return [json.loads(line) for line in open(path, encoding="utf-8")]
-
-
-def identical_rewards(args, binary, key, paths, measured, out) -> int:
+def identical_rewards(args, binary, timer, measured) -> int:
     """How many of the row's reward.json texts `binary` writes as Python did (at Python's episodes)."""
-    batch(args, binary, key, paths, args.python_episodes, out)
-    return sum(json.dumps(r["reward"]) == p for r, p in zip(records(out), measured["rewards"]))
-
-
-def time_binaries(args, binaries, key, paths, out) -> dict:
-    """{label: (steps, records seconds, process seconds)}: best of --runs, the binaries alternated
-    in each round so that a change of the machine's load falls on both."""
-    once = {label: math.inf for label in binaries}
-    twice = dict(once)
-    steps = {}
-    rounds = 0
-    # Up to twice --runs more rounds while a difference is lost in the noise (a short row).
-    while rounds < args.runs or (rounds < 3 * args.runs and any(twice[b] <= once[b] for b in binaries)):
-        rounds += 1
-        for label, binary in binaries.items():
-            twice[label] = min(twice[label], batch(args, binary, key, paths + paths, args.episodes, out))
-            once[label] = min(once[label], batch(args, binary, key, paths, args.episodes, out))
-            steps[label] = sum(r["steps"] for r in records(out))
-    for label in binaries:
-        if twice[label] <= once[label]:
-            sys.exit(f"{'/'.join(key)}: {label}: grading the answers twice took no longer than once "
-                     f"({twice[label]:.4f} s, {once[label]:.4f} s) in {rounds} rounds: too noisy to measure; use more "
-                     "--episodes or a quieter machine")
-    return {label: (steps[label], twice[label] - once[label], once[label]) for label in binaries}
+    timer.run(binary, timer.paths, episodes=args.python_episodes)
+    return sum(json.dumps(r["reward"]) == p for r, p in zip(timer.records(), measured["rewards"]))
 
 
 def python_figures(args, baseline, key, paths) -> dict:
@@ -177,19 +112,20 @@ def python_figures(args, baseline, key, paths) -> dict:
 def print_header(args, binaries, measured_before: bool):
     print(f"# load: {' '.join(open('/proc/loadavg').read().split()[:3])}; {args.clock} seconds; weightspace: best of "
           f"{args.runs} `batch --threads 1 --cache 0` processes at {args.episodes} episodes (records: answers "
-          f"graded twice less once, start-up paid once; process: the whole process)"
+          f"graded 2k times less k times, over k, k copies taking >= {args.min_seconds} s: start-up paid once; "
+          f"process: the whole process)"
           f"{' pinned to CPU ' + args.pin if args.pin else ''}; Python: grade_answer alone at "
           f"{args.python_episodes} episodes{' (saved baseline ' + args.baseline + ')' if measured_before else ''}")
     for label, binary in binaries.items():
         print(f"# {label}: {binary}")
     columns = "".join(f" {label + ' records':>17} {'ratio':>7} {label + ' process':>17} {'ratio':>7}"
                       for label in binaries)
-    print(f"{'set':<9} {'answer':<24} {'n':>3} {'python steps/s':>15}{columns}  reward.json")
+    print(f"{'set':<9} {'answer':<24} {'n':>3} {'python steps/s':>15}{columns} {'k':>3}  reward.json")
 
 
 def main() -> int:
     args = parse_args()
-    binaries = {"after": os.environ.get("WEIGHTSPACE", os.path.join(ROOT, "build/release/apps/weightspace"))}
+    binaries = {"after": default_binary()}
     if args.before:
         binaries = {"before": args.before, **binaries}
     baseline = {}
@@ -200,20 +136,22 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as work:
         rows = answer_sets(work, args.random, args.seed)
         print_header(args, binaries, bool(baseline))
-        out = os.path.join(work, "out.jsonl")
         for key, paths in rows.items():
             measured = python_figures(args, baseline, key, paths)
-            same = {label: identical_rewards(args, binary, key, paths, measured, out) for label, binary in binaries.items()}
+            timer = Timer(work, key, paths, args.episodes, args.clock)
+            same = {label: identical_rewards(args, binary, timer, measured) for label, binary in binaries.items()}
             status |= any(count != len(paths) for count in same.values())
             python_rate = measured["steps"] / measured[args.clock]
             line = f"{key[0]:<9} {key[1] + '/' + key[2]:<24} {len(paths):>3} {python_rate:>15,.0f}"
-            for label, (steps, record_seconds, process_seconds) in time_binaries(args, binaries, key, paths, out).items():
+            runners = {label: (binary, 1, args.pin) for label, binary in binaries.items()}
+            timed = timer.time(runners, args.runs, args.min_seconds)
+            for label, (steps, record_seconds, process_seconds, copies) in timed.items():
                 for figure, seconds in (("records", record_seconds), ("process", process_seconds)):
                     rate = steps / seconds
                     ratios[(label, figure)][key[0]].append(rate / python_rate)
                     line += f" {rate:>17,.0f} {rate / python_rate:>6.0f}x"
             verdicts = [f"{'identical' if count == len(paths) else 'DIFFERENT'} {count}/{len(paths)}" for count in same.values()]
-            print(f"{line}  {', '.join(verdicts)}")
+            print(f"{line} {copies:>3}  {', '.join(verdicts)}")
     if args.baseline and not os.path.exists(args.baseline):
         with open(args.baseline, "w", encoding="utf-8") as f:
             json.dump(baseline, f, indent=1)

@@ -60,10 +60,16 @@ def same_lines(binary: str, timer: Timer, threads: int) -> bool:
     return written[0] == written[1]
 
 
-def efficiency(best: dict, cpus: list) -> float:
-    """The N threads' speed-up over the fastest CPU's one thread, over the most the CPUs could give."""
+def scaling(best: dict, cpus: list) -> dict:
+    """The k copies' figures: the fastest and slowest CPU's one thread, the N threads' speed-up
+    over the fastest, what the CPUs could give at most (the sum of their speeds over the
+    fastest's), and the efficiency (the speed-up over that)."""
     singles = [best[f"cpu{c}", "copies"] for c in cpus]
-    return min(singles) / best["all", "copies"] / sum(min(singles) / single for single in singles)
+    fastest = min(singles)
+    speed_up = fastest / best["all", "copies"]
+    attainable = sum(fastest / single for single in singles)
+    return {"fastest": fastest, "slowest": max(singles), "speed_up": speed_up, "attainable": attainable,
+            "efficiency": speed_up / attainable}
 
 
 def geometric_mean(r: list) -> float:
@@ -101,27 +107,20 @@ def main() -> int:
             status |= not same
             k = max(timer.calibrate(*runner, args.min_seconds) for runner in runners.values())
             lists = {"copies": timer.copies(k), "process": paths} if k > 1 else {"copies": paths}
-            best = timer.best(runners, lists, args.runs)
             # Up to twice --runs more rounds while the row is below 90% of what its CPUs could
             # give: a disturbance of the host lasting a row's runs (three consecutive rows at
             # 57-64% on 2026-12-06 measured 95-98% again minutes later) is not the engine's.
-            for _ in range(2 * args.runs):
-                if efficiency(best, cpus) >= 0.9:
-                    break
-                for pair, seconds in timer.best(runners, lists, 1).items():
-                    best[pair] = min(best[pair], seconds)
+            best = timer.best(runners, lists, args.runs, lambda best: scaling(best, cpus)["efficiency"] >= 0.9)
+            copies = scaling(best, cpus)
             process = "process" if k > 1 else "copies"
-            singles = [best[f"cpu{c}", "copies"] for c in cpus]
-            fastest, slowest = min(singles), max(singles)
-            attainable = sum(fastest / single for single in singles)
-            speed_up = fastest / best["all", "copies"]
             process_1 = min(best[f"cpu{c}", process] for c in cpus)
-            row = {"copies": speed_up, "attainable": attainable, "efficiency": speed_up / attainable,
-                   "process": process_1 / best["all", process]}
+            row = {"copies": copies["speed_up"], "attainable": copies["attainable"],
+                   "efficiency": copies["efficiency"], "process": process_1 / best["all", process]}
             for figure, value in row.items():
                 figures[figure].append(value)
-            print(f"{key[0]:<9} {key[1] + '/' + key[2]:<24} {len(paths):>3} {k:>3} {fastest:>11.3f} {slowest:>10.3f} "
-                  f"{best['all', 'copies']:>12.3f} {speed_up:>8.2f}x {attainable:>9.2f}x {row['efficiency']:>6.0%} "
+            print(f"{key[0]:<9} {key[1] + '/' + key[2]:<24} {len(paths):>3} {k:>3} {copies['fastest']:>11.3f} "
+                  f"{copies['slowest']:>10.3f} {best['all', 'copies']:>12.3f} {row['copies']:>8.2f}x "
+                  f"{row['attainable']:>9.2f}x {row['efficiency']:>6.0%} "
                   f"{process_1:>11.4f} {best['all', process]:>12.4f} {row['process']:>8.2f}x  "
                   f"{'identical' if same else 'DIFFERENT'}")
     for figure, r in figures.items():

@@ -7,7 +7,7 @@ A row is one game and source's answers. Each is timed two ways, best of `runs` r
   - records, start-up paid once: a process grading the answers 2k times less one grading them
     k times, divided by k, where k copies make one process take at least `min_seconds`
     (calibrated per row). That is what one more grade of the answers costs a running batch.
-    Each copy is a separate path (a hard link), so no record shares the parse of the one
+    Each copy is a separate path (a symbolic link), so no record shares the parse of the one
     before it (batch shares it only between consecutive records of one input) and every grade
     parses, hashes, builds the policy, plays and writes its line from scratch (--cache 0).
     Without the k copies a short row's difference (breakout's 8 answers: 20 ms) was within a
@@ -66,7 +66,8 @@ class Timer:
         self._copies = {1: list(paths)}
 
     def copies(self, k: int) -> list:
-        """The answers k times over, each copy a distinct path (a hard link)."""
+        """The answers k times over, each copy a distinct path (a symbolic link: a hard link
+        cannot cross from the checkout to a /tmp of another file system)."""
         if k not in self._copies:
             listed = []
             for c in range(k):
@@ -75,7 +76,7 @@ class Timer:
                 for i, path in enumerate(self.paths):
                     link = os.path.join(folder, f"{i}-{os.path.basename(path)}")
                     if not os.path.exists(link):
-                        os.link(path, link)
+                        os.symlink(os.path.abspath(path), link)
                     listed.append(link)
             self._copies[k] = listed
         return self._copies[k]
@@ -112,14 +113,17 @@ class Timer:
             k *= 2
         return k
 
-    def best(self, runners: dict, lists: dict, rounds: int) -> dict:
-        """{(label, list name): best seconds of `rounds`}: each runner {label: (binary, threads,
-        CPU list to pin to or None)} on each answer list {name: paths}, all alternated in each
-        round so that a change of the machine's load falls on all. self.steps[label]: the steps
-        of the last list's grading."""
+    def best(self, runners: dict, lists: dict, runs: int, done=lambda best: True) -> dict:
+        """{(label, list name): best seconds}: each runner {label: (binary, threads, CPU list to
+        pin to or None)} on each answer list {name: paths}, all alternated in each round so that
+        a change of the machine's load falls on all; `runs` rounds, then up to twice `runs` more
+        while done(best) is false (a measurement lost in the noise). self.rounds: how many ran;
+        self.steps[label]: the steps of the last list's grading."""
         best = {(label, name): math.inf for label in runners for name in lists}
         self.steps = {}
-        for _ in range(rounds):
+        self.rounds = 0
+        while self.rounds < runs or (self.rounds < 3 * runs and not done(best)):
+            self.rounds += 1
             for label, (binary, threads, pin) in runners.items():
                 for name, paths in lists.items():
                     best[label, name] = min(best[label, name], self.run(binary, paths, threads, pin))
@@ -134,17 +138,11 @@ class Timer:
         lists = {"twice": self.copies(2 * k), "once": self.copies(k), "process": self.paths}
         if k == 1:
             del lists["process"]  # "once" is that process
-        best = self.best(runners, lists, runs)
-        # Up to twice `runs` more rounds while a difference is lost in the noise.
-        extra = 0
-        while extra < 2 * runs and any(best[r, "twice"] <= best[r, "once"] for r in runners):
-            extra += 1
-            for key, seconds in self.best(runners, lists, 1).items():
-                best[key] = min(best[key], seconds)
+        best = self.best(runners, lists, runs, lambda best: all(best[r, "twice"] > best[r, "once"] for r in runners))
         for label in runners:
             if best[label, "twice"] <= best[label, "once"]:
                 sys.exit(f"{'/'.join(self.key)}: {label}: grading the answers {2 * k} times took no longer than {k} "
-                         f"times ({best[label, 'twice']:.4f} s, {best[label, 'once']:.4f} s) in {runs + extra} rounds: "
+                         f"times ({best[label, 'twice']:.4f} s, {best[label, 'once']:.4f} s) in {self.rounds} rounds: "
                          "too noisy to measure; use more --min-seconds or a quieter machine")
         return {label: (self.steps[label], (best[label, "twice"] - best[label, "once"]) / k,
                         best[label, "process" if k > 1 else "once"], k) for label in runners}

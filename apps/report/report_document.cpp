@@ -120,10 +120,7 @@ json speed_judgement(const RunInfo& run, const std::optional<Comparison>& compar
 // `base` is the baseline's record when this one changed against it (its reward or its answer).
 json record_json(const StoredRecord& record, const StoredRecord* base) {
   std::optional<std::string> error;
-  if (record.error_kind) {
-    const std::optional<Reward> reward = parse_reward(record);
-    error = reward && reward->error ? reward->error->message : record.reward;
-  }
+  if (record.error_kind) error = error_message(record);
   return {{"id", record_id(record)},
           {"input", record.input},
           {"answer_set", record.answer_set},

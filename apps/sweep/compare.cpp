@@ -52,13 +52,6 @@ std::string reward_detail(const StoredRecord& before, const StoredRecord& after)
   return detail;
 }
 
-// Why a refused record was not graded: its reward's error message (a MemoryError naming the
-// limit).
-std::string refusal(const StoredRecord& record) {
-  const std::optional<Reward> reward = parse_reward(record);
-  return reward && reward->error ? reward->error->message : record.reward;
-}
-
 // Whether two records hold the same answer: by the SHA-256 of the answer text when both sides
 // have it; otherwise assumed, unless both parsed to different weights (an edited answer).
 bool same_answer(const StoredRecord& a, const StoredRecord& b) {
@@ -200,10 +193,10 @@ Comparison compare_runs(const RunRecords& base, const RunRecords& now, double sp
     } else if (after.refused && !record.refused) {
       // Past NEW's machine's limits: the suite lost a grade, but no reward was computed
       // differently, so it is not called an exactness change.
-      comparison.regressions.push_back({"refused", &record, &after, "not graded in " + now.label + ": " + refusal(after)});
+      comparison.regressions.push_back({"refused", &record, &after, "not graded in " + now.label + ": " + error_message(after)});
     } else if (record.refused) {
       comparison.answer_changes.push_back({"refused_in_base", &record, &after,
-                                           "not graded in " + base.label + ": " + refusal(record)});
+                                           "not graded in " + base.label + ": " + error_message(record)});
     } else if (same_answer(record, after)) {
       comparison.regressions.push_back({"reward_changed", &record, &after, reward_detail(record, after)});
     } else {

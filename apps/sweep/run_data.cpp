@@ -51,6 +51,11 @@ std::optional<Reward> parse_reward(const StoredRecord& record) {
   }
 }
 
+std::string error_message(const StoredRecord& record) {
+  const std::optional<Reward> reward = parse_reward(record);
+  return reward && reward->error ? reward->error->message : record.reward;
+}
+
 StoredRecord to_stored(const BatchResult& result, std::int64_t seq, const std::string& answer_set,
                        std::optional<std::string> input_sha256) {
   StoredRecord stored;

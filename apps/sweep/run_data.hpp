@@ -24,6 +24,8 @@ BatchResult to_batch_result(const StoredRecord& record);
 // The reward of a stored record, or nullopt when its text is not one this weightspace writes
 // (another version's format): callers then show the text itself.
 std::optional<Reward> parse_reward(const StoredRecord& record);
+// A failed record's error message, or the reward text itself when parse_reward cannot read it.
+std::string error_message(const StoredRecord& record);
 // A result as the store keeps it.
 StoredRecord to_stored(const BatchResult& result, std::int64_t seq, const std::string& answer_set,
                        std::optional<std::string> input_sha256);

@@ -77,7 +77,9 @@ class Swimmers {
     int kept = 0;
     for (int i = 0; i < size_; ++i) {
       Swimmer swimmer = items_[static_cast<std::size_t>(i)];
-      if (keep(swimmer)) items_[static_cast<std::size_t>(kept++)] = swimmer;
+      const bool keeps = keep(swimmer);
+      items_[static_cast<std::size_t>(kept)] = swimmer;  // kept <= i: a swimmer already read
+      kept += keeps;
     }
     size_ = kept;
   }
@@ -216,11 +218,17 @@ class SynthSeaquest {
   static std::int8_t step(const synth_seaquest::Swimmer& swimmer) { return swimmer.right ? 1 : -1; }
   bool at_sub(int x, int y) const { return x == state_.sub_x && y == state_.sub_y; }
 
-  // One step of a swimmer's timer: at 0 it moves a cell and restarts at interval.
+  // One step of a swimmer's timer: at 0 it moves a cell and restarts at interval. Branch-free,
+  // as synth freeway's lanes: the timers run out at unpredictable steps, and GCC's branch on
+  // them was the hottest spot of act (synth seaquest's example).
   static void advance(synth_seaquest::Swimmer& swimmer, std::int8_t interval) {
-    const bool moves = swimmer.move_timer == 0;
-    swimmer.move_timer = static_cast<std::int8_t>(moves ? interval : swimmer.move_timer - 1);
-    swimmer.x = static_cast<std::int8_t>(swimmer.x + (moves ? step(swimmer) : 0));
+    const int moves = -static_cast<int>(swimmer.move_timer == 0);  // all bits set: a mask
+    swimmer.move_timer = static_cast<std::int8_t>(swimmer.move_timer - 1 + (moves & (interval + 1)));
+    swimmer.x = static_cast<std::int8_t>(swimmer.x + (moves & (2 * swimmer.right - 1)));
+  }
+  // The same test as at_sub, without a branch, for the per-swimmer checks.
+  bool meets_sub(const synth_seaquest::Swimmer& swimmer) const {
+    return (swimmer.x == state_.sub_x) & (swimmer.y == state_.sub_y);
   }
 
   int move_torpedoes() {
@@ -252,10 +260,11 @@ class SynthSeaquest {
   // Checked against the sub before and after moving, so the two never pass through each other.
   int move_sharks() {
     int reward = 0;
+    bool caught = false;  // set after the loop: nothing in it reads terminal
     state_.sharks.filter([&](synth_seaquest::Swimmer& shark) {
-      if (at_sub(shark.x, shark.y)) state_.terminal = true;
+      caught |= meets_sub(shark);
       advance(shark, shark.move_interval);
-      if (at_sub(shark.x, shark.y)) state_.terminal = true;
+      caught |= meets_sub(shark);
       const int hit = state_.torpedoes.index_at(shark.x, shark.y);
       if (hit >= 0) {
         state_.torpedoes.erase(hit);
@@ -264,6 +273,7 @@ class SynthSeaquest {
       }
       return on_board(shark.x);
     });
+    if (caught) state_.terminal = true;
     return reward;
   }
 

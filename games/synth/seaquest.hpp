@@ -216,7 +216,8 @@ class SynthSeaquest {
  private:
   static bool on_board(int x) { return x >= 0 && x <= 9; }
   static std::int8_t step(const synth_seaquest::Swimmer& swimmer) { return swimmer.right ? 1 : -1; }
-  bool at_sub(int x, int y) const { return x == state_.sub_x && y == state_.sub_y; }
+  // `&`, not `&&`: no branch for the per-swimmer checks of move_sharks.
+  bool at_sub(int x, int y) const { return (x == state_.sub_x) & (y == state_.sub_y); }
 
   // One step of a swimmer's timer: at 0 it moves a cell and restarts at interval. Branch-free,
   // as synth freeway's lanes: the timers run out at unpredictable steps, and GCC's branch on
@@ -224,11 +225,7 @@ class SynthSeaquest {
   static void advance(synth_seaquest::Swimmer& swimmer, std::int8_t interval) {
     const int moves = -static_cast<int>(swimmer.move_timer == 0);  // all bits set: a mask
     swimmer.move_timer = static_cast<std::int8_t>(swimmer.move_timer - 1 + (moves & (interval + 1)));
-    swimmer.x = static_cast<std::int8_t>(swimmer.x + (moves & (2 * swimmer.right - 1)));
-  }
-  // The same test as at_sub, without a branch, for the per-swimmer checks.
-  bool meets_sub(const synth_seaquest::Swimmer& swimmer) const {
-    return (swimmer.x == state_.sub_x) & (swimmer.y == state_.sub_y);
+    swimmer.x = static_cast<std::int8_t>(swimmer.x + (moves & step(swimmer)));
   }
 
   int move_torpedoes() {
@@ -262,9 +259,9 @@ class SynthSeaquest {
     int reward = 0;
     bool caught = false;  // set after the loop: nothing in it reads terminal
     state_.sharks.filter([&](synth_seaquest::Swimmer& shark) {
-      caught |= meets_sub(shark);
+      caught |= at_sub(shark.x, shark.y);
       advance(shark, shark.move_interval);
-      caught |= meets_sub(shark);
+      caught |= at_sub(shark.x, shark.y);
       const int hit = state_.torpedoes.index_at(shark.x, shark.y);
       if (hit >= 0) {
         state_.torpedoes.erase(hit);

@@ -11,7 +11,7 @@ namespace detail {
 
 Layers full_layers(const Weights& weights) {
   return Layers{weights.w1(), weights.b1(), kHiddenCount, weights.w2(), weights.b2(), kHiddenCount, kHiddenCount,
-                weights.w3(), weights.b3(), kHiddenCount};
+                weights.w3(), weights.b3(), kHiddenCount, nullptr, 0};
 }
 
 void forward_scalar(const Layers& layers, std::span<const std::uint16_t> active, PolicyActivations& out) {
@@ -81,7 +81,7 @@ void forward_group_avx2(const Layers& layers, const std::span<const std::uint16_
     for (int v = 0; v < V1; ++v) acc[n][v] = _mm256_setzero_ps();
   }
   auto add_row = [&](int n, std::size_t i) {
-    const float* row = layers.w1 + active[n][i] * kWidth1;
+    const float* row = layers.w1 + std::size_t{active[n][i]} * kWidth1;  // unsigned: no sign extension
     for (int v = 0; v < V1; ++v) acc[n][v] = _mm256_add_ps(acc[n][v], _mm256_loadu_ps(row + 8 * v));
   };
   std::size_t common = active[0].size();
@@ -128,18 +128,17 @@ void forward_group_avx2(const Layers& layers, const std::span<const std::uint16_
 #pragma GCC target("avx512f")
 
 // The AVX2 kernel with 16-lane registers: tanh looks its coefficients up with permutes
-// instead of loads and transposes.
-template <int N, int V1, int V2, bool Full>
-void forward_group_avx512(const Layers& layers, const std::span<const std::uint16_t>* active,
-                          PolicyActivations* out) {
+// instead of loads and transposes. Layer 1 and then layers 2 and 3, separately for the
+// sparse path (forward_batch_sparse_avx512), which takes layer 1's sums before tanh.
+template <int N, int V1, bool kTanh = true>
+void layer1_avx512(const Layers& layers, const std::span<const std::uint16_t>* active, PolicyActivations* out) {
   constexpr int kWidth1 = 16 * V1;
-  constexpr int kWidth2 = 16 * V2;
   __m512 acc[N][V1];
   for (int n = 0; n < N; ++n) {
     for (int v = 0; v < V1; ++v) acc[n][v] = _mm512_setzero_ps();
   }
   auto add_row = [&](int n, std::size_t i) {
-    const float* row = layers.w1 + active[n][i] * kWidth1;
+    const float* row = layers.w1 + std::size_t{active[n][i]} * kWidth1;  // unsigned: no sign extension
     for (int v = 0; v < V1; ++v) acc[n][v] = _mm512_add_ps(acc[n][v], _mm512_loadu_ps(row + 16 * v));
   };
   std::size_t common = active[0].size();
@@ -153,10 +152,14 @@ void forward_group_avx512(const Layers& layers, const std::span<const std::uint1
   for (int n = 0; n < N; ++n) {
     for (int v = 0; v < V1; ++v) {
       const __m512 sum = _mm512_add_ps(acc[n][v], _mm512_loadu_ps(layers.b1 + 16 * v));
-      _mm512_store_ps(out[n].hidden1.data() + 16 * v, detail::numpy_tanh_16(sum));
+      _mm512_store_ps(out[n].hidden1.data() + 16 * v, kTanh ? detail::numpy_tanh_16(sum) : sum);
     }
   }
+}
 
+template <int N, int V2, bool Full>
+void layers23_avx512(const Layers& layers, PolicyActivations* out) {
+  constexpr int kWidth2 = 16 * V2;
   __m512 acc2[N][V2];
   for (int n = 0; n < N; ++n) {
     for (int v = 0; v < V2; ++v) acc2[n][v] = _mm512_setzero_ps();
@@ -177,6 +180,54 @@ void forward_group_avx512(const Layers& layers, const std::span<const std::uint1
     }
   }
   output_layer_avx2<N, Full>(layers, out);
+}
+
+template <int N, int V1, int V2, bool Full>
+void forward_group_avx512(const Layers& layers, const std::span<const std::uint16_t>* active,
+                          PolicyActivations* out) {
+  layer1_avx512<N, V1>(layers, active, out);
+  layers23_avx512<N, V2, Full>(layers, out);
+}
+
+// Layer 1's sums (before tanh) of observations active[0, count) in groups of 8, then of 4, 2
+// and 1.
+template <int Group = 8>
+void layer1_in_groups_avx512(const Layers& layers, const std::span<const std::uint16_t>* active, int count,
+                             PolicyActivations* out) {
+  int n = 0;
+  for (; n + Group <= count; n += Group) {
+    if (layers.width1 == 16) {
+      layer1_avx512<Group, 1, false>(layers, active + n, out + n);
+    } else {
+      layer1_avx512<Group, 2, false>(layers, active + n, out + n);
+    }
+  }
+  if constexpr (Group > 1) {
+    if (n < count) layer1_in_groups_avx512<Group / 2>(layers, active + n, count - n, out + n);
+  }
+}
+
+// forward_batch with layers.sparse: layer 1's sums per observation as above, then its tanh and
+// layers 2 and 3 of 16 observations at once (detail::sparse_layers23_avx512). Returns how
+// many observations it took: the rest, fewer than layers.sparse_minimum, are for the row
+// kernels.
+template <typename Observation, typename View>
+std::size_t forward_batch_sparse_avx512(const Layers& layers, std::span<const Observation> observations,
+                                        std::span<Logits> logits, View view) {
+  constexpr int kLanes = 16;
+  PolicyActivations activations[kLanes];
+  std::span<const std::uint16_t> group[kLanes];
+  std::size_t b = 0;
+  for (; b < observations.size(); b += kLanes) {
+    const int count = static_cast<int>(std::min<std::size_t>(kLanes, observations.size() - b));
+    if (count < layers.sparse_minimum) break;
+    for (int n = 0; n < count; ++n) group[n] = view(observations[b + static_cast<std::size_t>(n)]);
+    // The lanes past the last observation compute on zeros; nothing reads their results.
+    for (int n = count; n < kLanes; ++n) activations[n].hidden1.fill(0.0f);
+    layer1_in_groups_avx512(layers, group, count, activations);
+    detail::sparse_layers23_avx512(layers, activations, count, logits.data() + b);
+  }
+  return std::min(b, observations.size());
 }
 
 #pragma GCC pop_options
@@ -244,6 +295,13 @@ void forward_batch_of(const Layers& layers, std::span<const Observation> observa
                       SimdLevel level, View view) {
   if (observations.size() != logits.size()) throw std::invalid_argument("forward_batch: size mismatch");
   if (level == SimdLevel::avx512) {
+#if WEIGHTSPACE_SIMD_AVX512
+    if (layers.sparse != nullptr) {
+      const std::size_t done = forward_batch_sparse_avx512(layers, observations, logits, view);
+      observations = observations.subspan(done);
+      logits = logits.subspan(done);
+    }
+#endif
     forward_batch_in_groups<8>(layers, observations, logits, level, view);
   } else {
     forward_batch_in_groups<2>(layers, observations, logits, level, view);

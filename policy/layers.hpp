@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 
@@ -9,6 +10,22 @@
 // The forward kernels' view of a network, shared by forward.cpp (the grader's full network)
 // and policy.cpp (the same network without the hidden units that cannot reach an output).
 namespace weightspace::detail {
+
+// Layers 2 and 3 by output, each output's terms with a non-zero weight in ascending input
+// order (inputs are lanes of the packed layers). A term left out is a product with a zero
+// weight, +-0.0f, which changes no sum that starts at +0.0f (policy/policy.hpp), so the sums
+// are the rows' sums. Hand-written answers connect each hidden-1 unit to one or a few
+// hidden-2 units (1 to 7 non-zero weights of 32), where layer 2's rows are mostly zeros.
+struct SparseTerm {
+  std::int32_t input;
+  float weight;
+};
+struct SparseColumns {
+  std::array<SparseTerm, kHiddenCount * kHiddenCount> terms2;
+  std::array<std::uint16_t, kHiddenCount + 1> starts2;  // output m: terms2[starts2[m], starts2[m + 1])
+  std::array<SparseTerm, kHiddenCount * kActionCount> terms3;
+  std::array<std::uint16_t, kActionCount + 1> starts3;  // action a: terms3[starts3[a], starts3[a + 1])
+};
 
 struct Layers {
   // Layer 1: kInputCount rows of width1 floats (16 or 32), then width1 biases.
@@ -27,6 +44,11 @@ struct Layers {
   const float* w3;
   const float* b3;
   int rows3;
+  // Layers 2 and 3 again, as columns of non-zero terms, or null. Where set, the AVX-512 level
+  // runs them for 16 observations at once, one in each lane (forward_sparse.cpp), when at least
+  // sparse_minimum observations fill the lanes (a memo's few misses take the rows).
+  const SparseColumns* sparse;
+  int sparse_minimum;
 };
 
 // The grader's network: every unit, each row where Weights stores it (the last W3 row's two
@@ -36,6 +58,12 @@ Layers full_layers(const Weights& weights);
 // The readable specification of the kernels, and the scalar level: for every output,
 // acc = +0.0f; acc += term in ascending input order; then acc + bias; tanh is numpy_tanh.
 void forward_scalar(const Layers& layers, std::span<const std::uint16_t> active, PolicyActivations& out);
+
+// Layer 1's tanh and layers 2 and 3 through layers.sparse for observations acts[0, count)
+// (count <= 16), whose hidden1 holds layer 1's sums (+ b1, before tanh): each unit a register
+// of the 16 observations, tanh of the kept units only, and only the non-zero terms. Writes
+// out[0, count). acts[count, 16) are read and must be initialised.
+void sparse_layers23_avx512(const Layers& layers, const PolicyActivations* acts, int count, Logits* out);
 
 // forward_batch over any Layers at `level` (which must be available).
 void forward_layers_batch(const Layers& layers, std::span<const ActiveInputs> observations, std::span<Logits> logits,

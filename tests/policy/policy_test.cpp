@@ -142,6 +142,73 @@ TEST(Policy, SparseNetworksGiveTheFullNetworksLogits) {
   EXPECT_GT(filtered, 50);
 }
 
+// Weights as hand-written answers have them: a few hidden units, each hidden-1 unit connected
+// to one to seven hidden-2 units, W3 rows with a few entries, zeros of both signs.
+Weights hand_written_weights(std::mt19937& generator) {
+  Weights weights = random_weights(generator);
+  std::uniform_int_distribution<int> units(1, kHiddenCount);
+  std::uniform_int_distribution<int> fan_out(1, 7);
+  std::uniform_int_distribution<int> any_unit(0, kHiddenCount - 1);
+  std::bernoulli_distribution half(0.5);
+  std::bernoulli_distribution rare(0.1);
+  auto sparsify = [&](Tensor tensor, int rows, int columns, auto&& keep) {
+    float* values = weights.tensor(tensor).data();
+    for (int r = 0; r < rows; ++r) {
+      for (int c = 0; c < columns; ++c) {
+        if (!keep(r, c)) values[r * columns + c] = half(generator) ? 0.0f : -0.0f;
+      }
+    }
+  };
+  const int used1 = units(generator);
+  std::vector<std::vector<bool>> to(kHiddenCount, std::vector<bool>(kHiddenCount));
+  for (int unit = 0; unit < used1; ++unit) {
+    for (int k = fan_out(generator); k > 0; --k) to[static_cast<std::size_t>(any_unit(generator))][static_cast<std::size_t>(unit)] = true;
+  }
+  sparsify(Tensor::W2, kHiddenCount, kHiddenCount, [&](int r, int c) { return r < used1 && to[static_cast<std::size_t>(c)][static_cast<std::size_t>(r)]; });
+  sparsify(Tensor::W3, kHiddenCount, kActionCount, [&](int, int) { return rare(generator) || rare(generator); });
+  sparsify(Tensor::W1, kInputCount, kHiddenCount, [&](int, int c) { return c < used1 && rare(generator); });
+  return weights;
+}
+
+TEST(Policy, SparseLayersGiveTheFullNetworksLogits) {
+  std::mt19937 generator(20261207);
+  int sparse = 0, filled = 0, remainders = 0;
+  for (int round = 0; round < 200; ++round) {
+    const Weights weights = hand_written_weights(generator);
+    const Policy policy(weights);
+    const int minimum = policy.sparse_minimum();
+    sparse += minimum > 0;
+    EXPECT_LE(minimum, 16);
+    // Whole groups of 16, and a last group above or below the minimum.
+    const auto batch_size = static_cast<std::size_t>(std::uniform_int_distribution<int>(1, 40)(generator));
+    filled += minimum > 0 && batch_size >= static_cast<std::size_t>(minimum);
+    remainders += minimum > 0 && static_cast<int>(batch_size % 16) < minimum && batch_size > 16;
+    std::vector<ActiveInputs> observations;
+    for (std::size_t b = 0; b < batch_size; ++b) observations.push_back(random_observation(generator));
+    for (SimdLevel level : available_levels()) {
+      std::vector<Logits> logits(batch_size);
+      policy.forward_batch(observations, logits, level);
+      for (std::size_t b = 0; b < batch_size; ++b) {
+        PolicyActivations reference{};
+        forward_reference(weights, observations[b].view(), reference);
+        expect_same_values(logits[b], reference.logits,
+                           "round " + std::to_string(round) + " observation " + std::to_string(b) + " level " +
+                               std::to_string(static_cast<int>(level)));
+      }
+    }
+  }
+  // The columns were used, in full groups and beside the rows for a short last group.
+  EXPECT_GT(sparse, 150);
+  EXPECT_GT(filled, 100);
+  EXPECT_GT(remainders, 10);
+}
+
+// Dense weights keep the rows: there every weight is a term.
+TEST(Policy, DenseLayersKeepTheRows) {
+  std::mt19937 generator(7);
+  EXPECT_EQ(Policy(random_weights(generator)).sparse_minimum(), 0);
+}
+
 TEST(Policy, KeepsExactlyTheUnitsThatReachAnOutput) {
   Weights weights;
   weights.tensor(Tensor::W3)[5 * kActionCount + 2] = 1.0f;        // hidden-2 unit 5 reaches an output

@@ -33,12 +33,13 @@ struct Policy::Packed {
   int width1 = kNarrow;
   int width2 = kNarrow;
   detail::SparseColumns columns{};
-  bool sparse = false;  // whether the kernels take layers 2 and 3 from `columns`
-  int sparse_minimum = 0;  // from how many observations in 16 lanes
+  // From how many observations of a batch the kernels take layers 2 and 3 from `columns`;
+  // 0: never.
+  int sparse_minimum = 0;
 
   detail::Layers layers(int units1, int units2) const {
     return {w1.data(), b1.data(), width1, w2.data(), b2.data(), units1, width2, w3.data(), b3.data(), units2,
-            sparse ? &columns : nullptr, sparse_minimum};
+            sparse_minimum > 0 ? &columns : nullptr, sparse_minimum};
   }
 
   // Layers 2 and 3 as columns of non-zero terms, and from how many observations they cost
@@ -47,30 +48,32 @@ struct Policy::Packed {
   // columns, for up to 16 observations together, a multiply and an add per non-zero weight, a
   // share of the transpose and a tanh per kept unit). Dense weights keep the rows.
   void build_columns(int units1, int units2) {
-    int terms2 = 0;
-    for (int m = 0; m < units2; ++m) {
-      columns.starts2[static_cast<std::size_t>(m)] = static_cast<std::uint16_t>(terms2);
-      for (int k = 0; k < units1; ++k) {
-        const float weight = w2[static_cast<std::size_t>(k * width2 + m)];
-        if (weight != 0.0f) columns.terms2[static_cast<std::size_t>(terms2++)] = {k, weight};
-      }
-    }
-    columns.starts2[static_cast<std::size_t>(units2)] = static_cast<std::uint16_t>(terms2);
-    int terms3 = 0;
-    for (int a = 0; a < kActionCount; ++a) {
-      columns.starts3[static_cast<std::size_t>(a)] = static_cast<std::uint16_t>(terms3);
-      for (int m = 0; m < units2; ++m) {
-        const float weight = w3[static_cast<std::size_t>(m * kActionCount + a)];
-        if (weight != 0.0f) columns.terms3[static_cast<std::size_t>(terms3++)] = {m, weight};
-      }
-    }
-    columns.starts3[kActionCount] = static_cast<std::uint16_t>(terms3);
+    const int terms2 = non_zero_columns(w2.data(), units1, width2, units2, columns.terms2.data(), columns.starts2.data());
+    const int terms3 =
+        non_zero_columns(w3.data(), units2, kActionCount, kActionCount, columns.terms3.data(), columns.starts3.data());
     const int registers1 = width1 / kNarrow;
     const int registers2 = width2 / kNarrow;
     const int rows = 30 * registers1 + 2 * units1 * registers2 + 30 * registers2 + 3 * units2;  // per observation
     const int lanes = 38 * units1 + 3 * terms2 + 32 * units2 + 3 * terms3 + 100;  // per 16
-    sparse_minimum = lanes / std::max(rows, 1) + 1;
-    sparse = sparse_minimum <= 16;
+    const int minimum = lanes / std::max(rows, 1) + 1;
+    sparse_minimum = minimum <= 16 ? minimum : 0;
+  }
+
+  // The non-zero entries of the first `rows` rows (`stride` floats apart) of a row-major
+  // matrix, column by column, each column's rows ascending: column c's terms are
+  // terms[starts[c], starts[c + 1]). Returns the number of terms.
+  static int non_zero_columns(const float* matrix, int rows, int stride, int columns, detail::SparseTerm* terms,
+                              std::uint16_t* starts) {
+    int count = 0;
+    for (int c = 0; c < columns; ++c) {
+      starts[c] = static_cast<std::uint16_t>(count);
+      for (int r = 0; r < rows; ++r) {
+        const float weight = matrix[r * stride + c];
+        if (weight != 0.0f) terms[count++] = {r, weight};
+      }
+    }
+    starts[columns] = static_cast<std::uint16_t>(count);
+    return count;
   }
 };
 
@@ -121,7 +124,7 @@ Policy::Policy(Policy&&) noexcept = default;
 Policy& Policy::operator=(Policy&&) noexcept = default;
 Policy::~Policy() = default;
 
-int Policy::sparse_minimum() const { return packed_->sparse ? packed_->sparse_minimum : 0; }
+int Policy::sparse_minimum() const { return packed_->sparse_minimum; }
 
 void Policy::forward_batch(std::span<const ActiveInputs> observations, std::span<Logits> logits) const {
   forward_batch(observations, logits, best_simd_level());

@@ -8,11 +8,79 @@
 // a register holds one unit of 16 observations, so each non-zero weight costs a multiply and
 // an add for 16 observations, and tanh runs once per kept unit of either layer. The sums are the same: each
 // lane adds its observation's terms in ascending input order from +0.0f, then the bias.
+// AVX2 does the same with 8 observations in the lanes.
 #include "policy/layers.hpp"
 
 #include <algorithm>
 
 namespace weightspace::detail {
+
+#if WEIGHTSPACE_SIMD_AVX2
+
+namespace {
+
+constexpr int kLanes8 = 8;
+
+// columns[c] = lane c of rows 0..7: pairs, then quads within each 128-bit half, then the
+// halves (the 16-lane transpose below, one step shorter).
+void transpose8(const __m256 (&rows)[kLanes8], __m256* columns) {
+  __m256 pairs[kLanes8];
+  for (int i = 0; i < kLanes8; i += 2) {
+    pairs[i] = _mm256_unpacklo_ps(rows[i], rows[i + 1]);      // per half: r_i[0] r_i+1[0] r_i[1] r_i+1[1]
+    pairs[i + 1] = _mm256_unpackhi_ps(rows[i], rows[i + 1]);  //           r_i[2] r_i+1[2] r_i[3] r_i+1[3]
+  }
+  __m256 quads[kLanes8];  // quads[4q + j]: rows 4q..4q+3 at column j (low half) and 4 + j (high half)
+  for (int q = 0; q < 2; ++q) {
+    const __m256* p = pairs + 4 * q;
+    quads[4 * q + 0] = _mm256_shuffle_ps(p[0], p[2], 0x44);
+    quads[4 * q + 1] = _mm256_shuffle_ps(p[0], p[2], 0xee);
+    quads[4 * q + 2] = _mm256_shuffle_ps(p[1], p[3], 0x44);
+    quads[4 * q + 3] = _mm256_shuffle_ps(p[1], p[3], 0xee);
+  }
+  for (int j = 0; j < 4; ++j) {
+    columns[j] = _mm256_permute2f128_ps(quads[j], quads[4 + j], 0x20);
+    columns[4 + j] = _mm256_permute2f128_ps(quads[j], quads[4 + j], 0x31);
+  }
+}
+
+__m256 sum_of_terms8(const __m256* units, const SparseTerm* first, const SparseTerm* last) {
+  __m256 acc = _mm256_setzero_ps();
+  for (const SparseTerm* term = first; term != last; ++term) {
+    acc = _mm256_add_ps(acc, _mm256_mul_ps(units[term->input], _mm256_set1_ps(term->weight)));
+  }
+  return acc;
+}
+
+}  // namespace
+
+void sparse_layers23_avx2(const Layers& layers, const PolicyActivations* acts, int count, Logits* out) {
+  const SparseColumns& columns = *layers.sparse;
+  // Lane n of hidden1[k]: observation n's hidden-1 unit k.
+  __m256 hidden1[kHiddenCount];
+  for (int block = 0; block * kLanes8 < layers.rows2; ++block) {
+    __m256 rows[kLanes8];
+    for (int n = 0; n < kLanes8; ++n) rows[n] = _mm256_load_ps(acts[n].hidden1.data() + block * kLanes8);
+    transpose8(rows, hidden1 + block * kLanes8);
+  }
+  for (int k = 0; k < layers.rows2; ++k) hidden1[k] = numpy_tanh_8(hidden1[k]);
+  __m256 hidden2[kHiddenCount];
+  for (int m = 0; m < layers.rows3; ++m) {
+    const __m256 sum = sum_of_terms8(hidden1, columns.terms2.data() + columns.starts2[m],
+                                     columns.terms2.data() + columns.starts2[m + 1]);
+    hidden2[m] = numpy_tanh_8(_mm256_add_ps(sum, _mm256_set1_ps(layers.b2[m])));
+  }
+  alignas(32) float logits[kActionCount][kLanes8];
+  for (int a = 0; a < kActionCount; ++a) {
+    const __m256 sum = sum_of_terms8(hidden2, columns.terms3.data() + columns.starts3[a],
+                                     columns.terms3.data() + columns.starts3[a + 1]);
+    _mm256_store_ps(logits[a], _mm256_add_ps(sum, _mm256_set1_ps(layers.b3[a])));
+  }
+  for (int n = 0; n < count; ++n) {
+    for (int a = 0; a < kActionCount; ++a) out[n][a] = logits[a][n];
+  }
+}
+
+#endif
 
 #if WEIGHTSPACE_SIMD_AVX512
 #pragma GCC push_options

@@ -44,11 +44,12 @@ struct Layers {
   const float* w3;
   const float* b3;
   int rows3;
-  // Layers 2 and 3 again, as columns of non-zero terms, or null. Where set, the AVX-512 level
-  // runs them for 16 observations at once, one in each lane (forward_sparse.cpp), when at least
-  // sparse_minimum observations fill the lanes (a memo's few misses take the rows).
+  // Layers 2 and 3 again, as columns of non-zero terms, or null. Where set, a vector level
+  // runs them for as many observations at once as its registers have lanes (16 with AVX-512,
+  // 8 with AVX2; forward_sparse.cpp), when at least sparse_minimum[level] observations fill
+  // the lanes (a memo's few misses take the rows); 0: never at that level.
   const SparseColumns* sparse;
-  int sparse_minimum;
+  std::array<int, kSimdLevels> sparse_minimum;
 };
 
 // The grader's network: every unit, each row where Weights stores it (the last W3 row's two
@@ -64,6 +65,8 @@ void forward_scalar(const Layers& layers, std::span<const std::uint16_t> active,
 // of the 16 observations, tanh of the kept units only, and only the non-zero terms. Writes
 // out[0, count). acts[count, 16) are read and must be initialised.
 void sparse_layers23_avx512(const Layers& layers, const PolicyActivations* acts, int count, Logits* out);
+// The same with AVX2 for count <= 8 observations; acts[count, 8) are read.
+void sparse_layers23_avx2(const Layers& layers, const PolicyActivations* acts, int count, Logits* out);
 
 // forward_batch over any Layers at `level` (which must be available).
 void forward_layers_batch(const Layers& layers, std::span<const ActiveInputs> observations, std::span<Logits> logits,

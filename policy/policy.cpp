@@ -33,30 +33,40 @@ struct Policy::Packed {
   int width1 = kNarrow;
   int width2 = kNarrow;
   detail::SparseColumns columns{};
-  // From how many observations of a batch the kernels take layers 2 and 3 from `columns`;
-  // 0: never.
-  int sparse_minimum = 0;
+  // By SimdLevel: from how many observations of a batch the kernels take layers 2 and 3 from
+  // `columns`; 0: never.
+  std::array<int, kSimdLevels> sparse_minimum{};
 
   detail::Layers layers(int units1, int units2) const {
+    const bool used = std::any_of(sparse_minimum.begin(), sparse_minimum.end(), [](int m) { return m > 0; });
     return {w1.data(), b1.data(), width1, w2.data(), b2.data(), units1, width2, w3.data(), b3.data(), units2,
-            sparse_minimum > 0 ? &columns : nullptr, sparse_minimum};
+            used ? &columns : nullptr, sparse_minimum};
   }
 
-  // Layers 2 and 3 as columns of non-zero terms, and from how many observations they cost
-  // fewer instructions so (counted in the kernels: by rows, for each observation, a multiply
-  // and an add per row and register of kept units, a tanh (about 30) per register; by
-  // columns, for up to 16 observations together, a multiply and an add per non-zero weight, a
-  // share of the transpose and a tanh per kept unit). Dense weights keep the rows.
+  // Layers 2 and 3 as columns of non-zero terms, and at each vector level from how many
+  // observations they cost fewer instructions so (counted in the kernels: by rows, for each
+  // observation, a multiply and an add per row and register of kept units, a tanh per register;
+  // by columns, for a register's lanes of observations together, a multiply and an add per
+  // non-zero weight, a share of the transpose and a tanh per kept unit). A tanh counts 30 at
+  // AVX-512 (the count 6384d08 was measured with; the function is 48 instructions, its
+  // coefficients permuted) and 85 at AVX2 (its instructions: the coefficients are loaded and
+  // transposed). Dense weights keep the rows.
   void build_columns(int units1, int units2) {
     const int terms2 = non_zero_columns(w2.data(), units1, width2, units2, columns.terms2.data(), columns.starts2.data());
     const int terms3 =
         non_zero_columns(w3.data(), units2, kActionCount, kActionCount, columns.terms3.data(), columns.starts3.data());
-    const int registers1 = width1 / kNarrow;
-    const int registers2 = width2 / kNarrow;
-    const int rows = 30 * registers1 + 2 * units1 * registers2 + 30 * registers2 + 3 * units2;  // per observation
-    const int lanes = 38 * units1 + 3 * terms2 + 32 * units2 + 3 * terms3 + 100;  // per 16
-    const int minimum = lanes / std::max(rows, 1) + 1;
-    sparse_minimum = minimum <= 16 ? minimum : 0;
+    struct Costs {
+      SimdLevel level;
+      int lanes, tanh, transpose, fixed;
+    };
+    for (const Costs c : {Costs{SimdLevel::avx512, 16, 30, 8, 100}, Costs{SimdLevel::avx2, 8, 85, 4, 60}}) {
+      const int registers1 = width1 / c.lanes;
+      const int registers2 = width2 / c.lanes;
+      const int rows = c.tanh * registers1 + 2 * units1 * registers2 + c.tanh * registers2 + 3 * units2;  // each
+      const int lanes = (c.tanh + c.transpose) * units1 + 3 * terms2 + (c.tanh + 2) * units2 + 3 * terms3 + c.fixed;
+      const int minimum = lanes / std::max(rows, 1) + 1;
+      sparse_minimum[static_cast<std::size_t>(c.level)] = minimum <= c.lanes ? minimum : 0;
+    }
   }
 
   // The non-zero entries of the first `rows` rows (`stride` floats apart) of a row-major
@@ -124,7 +134,9 @@ Policy::Policy(Policy&&) noexcept = default;
 Policy& Policy::operator=(Policy&&) noexcept = default;
 Policy::~Policy() = default;
 
-int Policy::sparse_minimum() const { return packed_->sparse_minimum; }
+int Policy::sparse_minimum(SimdLevel level) const {
+  return packed_->sparse_minimum[static_cast<std::size_t>(level)];
+}
 
 void Policy::forward_batch(std::span<const ActiveInputs> observations, std::span<Logits> logits) const {
   forward_batch(observations, logits, best_simd_level());

@@ -30,10 +30,11 @@ class Policy {
   int hidden1_units() const { return units1_; }
   int hidden2_units() const { return units2_; }
 
-  // From how many observations of a batch the AVX-512 level runs layers 2 and 3 with the
-  // observations in the lanes, over the non-zero weights only (policy/layers.hpp); 0 when it
-  // never does (dense weights, where the rows cost less).
-  int sparse_minimum() const;
+  // From how many observations of a batch `level` runs layers 2 and 3 with the observations
+  // in the lanes (16 with AVX-512, 8 with AVX2), over the non-zero weights only
+  // (policy/layers.hpp); 0 when it never does (the scalar level, and dense weights, where the
+  // rows cost less).
+  int sparse_minimum(SimdLevel level = best_simd_level()) const;
 
   // The inputs the logits depend on: those with a non-zero W1 weight in a kept hidden-1 unit.
   const InputMask& inputs() const { return inputs_; }

@@ -20,6 +20,7 @@ namespace weightspace {
 
 // The instruction sets the policy kernels come in. Every level gives the same bits.
 enum class SimdLevel { scalar, avx2, avx512 };
+inline constexpr std::size_t kSimdLevels = 3;
 
 // Whether this build and this CPU can run `level`; scalar always can.
 bool simd_level_available(SimdLevel level);

@@ -172,20 +172,25 @@ Weights hand_written_weights(std::mt19937& generator) {
 
 TEST(Policy, SparseLayersGiveTheFullNetworksLogits) {
   std::mt19937 generator(20261207);
-  int sparse = 0, filled = 0, remainders = 0;
+  // By SimdLevel: policies with lanes, batches that filled them, batches with a last group for
+  // the rows.
+  std::array<int, kSimdLevels> sparse{}, filled{}, remainders{};
   for (int round = 0; round < 200; ++round) {
     const Weights weights = hand_written_weights(generator);
     const Policy policy(weights);
-    const int minimum = policy.sparse_minimum();
-    sparse += minimum > 0;
-    EXPECT_LE(minimum, 16);
-    // Whole groups of 16, and a last group above or below the minimum.
+    EXPECT_EQ(policy.sparse_minimum(SimdLevel::scalar), 0);
+    // Whole groups of lanes, and a last group above or below the minimum.
     const auto batch_size = static_cast<std::size_t>(std::uniform_int_distribution<int>(1, 40)(generator));
-    filled += minimum > 0 && batch_size >= static_cast<std::size_t>(minimum);
-    remainders += minimum > 0 && static_cast<int>(batch_size % 16) < minimum && batch_size > 16;
     std::vector<ActiveInputs> observations;
     for (std::size_t b = 0; b < batch_size; ++b) observations.push_back(random_observation(generator));
     for (SimdLevel level : available_levels()) {
+      const auto l = static_cast<std::size_t>(level);
+      const int minimum = policy.sparse_minimum(level);
+      const std::size_t lanes = level == SimdLevel::avx512 ? 16 : 8;
+      EXPECT_LE(minimum, static_cast<int>(lanes));
+      sparse[l] += minimum > 0;
+      filled[l] += minimum > 0 && batch_size >= static_cast<std::size_t>(minimum);
+      remainders[l] += minimum > 0 && static_cast<int>(batch_size % lanes) < minimum && batch_size > lanes;
       std::vector<Logits> logits(batch_size);
       policy.forward_batch(observations, logits, level);
       for (std::size_t b = 0; b < batch_size; ++b) {
@@ -197,16 +202,22 @@ TEST(Policy, SparseLayersGiveTheFullNetworksLogits) {
       }
     }
   }
-  // The columns were used, in full groups and beside the rows for a short last group.
-  EXPECT_GT(sparse, 150);
-  EXPECT_GT(filled, 100);
-  EXPECT_GT(remainders, 10);
+  // At each vector level the columns were used, in full groups and beside the rows for a
+  // short last group.
+  for (SimdLevel level : available_levels()) {
+    if (level == SimdLevel::scalar) continue;
+    const auto l = static_cast<std::size_t>(level);
+    EXPECT_GT(sparse[l], 150) << simd_level_name(level);
+    EXPECT_GT(filled[l], 100) << simd_level_name(level);
+    EXPECT_GT(remainders[l], 10) << simd_level_name(level);
+  }
 }
 
 // Dense weights keep the rows: there every weight is a term.
 TEST(Policy, DenseLayersKeepTheRows) {
   std::mt19937 generator(7);
-  EXPECT_EQ(Policy(random_weights(generator)).sparse_minimum(), 0);
+  const Policy policy(random_weights(generator));
+  for (SimdLevel level : available_levels()) EXPECT_EQ(policy.sparse_minimum(level), 0) << simd_level_name(level);
 }
 
 TEST(Policy, KeepsExactlyTheUnitsThatReachAnOutput) {

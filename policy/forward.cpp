@@ -101,13 +101,12 @@ void forward_batch_in_groups(const Layers& layers, std::span<const Observation> 
   }
 }
 
-// The observations the lanes took at `level` (none without layers.sparse, or at a level
-// without lanes; a build without vector levels has none).
+// The observations the lanes took at `level` (none where its minimum is 0: no columns, or a
+// level without lanes; a build without vector levels has none).
 template <typename Observation, typename View>
 std::size_t forward_batch_in_lanes(const Layers& layers, [[maybe_unused]] std::span<const Observation> observations,
                                    [[maybe_unused]] std::span<Logits> logits, SimdLevel level,
                                    [[maybe_unused]] View view) {
-  if (layers.sparse == nullptr) return 0;
   const int minimum = layers.sparse_minimum[static_cast<std::size_t>(level)];
   if (minimum == 0) return 0;
 #if WEIGHTSPACE_SIMD_AVX512

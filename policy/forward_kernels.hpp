@@ -124,29 +124,28 @@ void forward_group_avx2(const Layers& layers, const std::span<const std::uint16_
   output_layer_avx2<N, Full>(layers, out);
 }
 
-// Layer 1's sums (before tanh) of observations active[0, count) in pairs, then one.
-inline void layer1_sums_avx2(const Layers& layers, const std::span<const std::uint16_t>* active, int count,
-                             PolicyActivations* out) {
+// Layer 1's sums (before tanh) of observations active[0, count) in pairs, then one (AVX2's
+// row kernels run two observations: 16 registers).
+template <int Group = 2>
+void layer1_in_groups_avx2(const Layers& layers, const std::span<const std::uint16_t>* active, int count,
+                           PolicyActivations* out) {
   int n = 0;
-  for (; n + 2 <= count; n += 2) {
+  for (; n + Group <= count; n += Group) {
     if (layers.width1 == 16) {
-      layer1_avx2<2, 2, false>(layers, active + n, out + n);
+      layer1_avx2<Group, 2, false>(layers, active + n, out + n);
     } else {
-      layer1_avx2<2, 4, false>(layers, active + n, out + n);
+      layer1_avx2<Group, 4, false>(layers, active + n, out + n);
     }
   }
-  if (n == count) return;
-  if (layers.width1 == 16) {
-    layer1_avx2<1, 2, false>(layers, active + n, out + n);
-  } else {
-    layer1_avx2<1, 4, false>(layers, active + n, out + n);
+  if constexpr (Group > 1) {
+    if (n < count) layer1_in_groups_avx2<Group / 2>(layers, active + n, count - n, out + n);
   }
 }
 
 template <typename Observation, typename View>
 std::size_t forward_batch_lanes_avx2(const Layers& layers, int minimum, std::span<const Observation> observations,
                                      std::span<Logits> logits, View view) {
-  return forward_batch_sparse<8>(layers, minimum, observations, logits, view, layer1_sums_avx2,
+  return forward_batch_sparse<8>(layers, minimum, observations, logits, view, layer1_in_groups_avx2<2>,
                                  detail::sparse_layers23_avx2);
 }
 

@@ -10,6 +10,7 @@
 // lane adds its observation's terms in ascending input order from +0.0f, then the bias.
 // AVX2 does the same with 8 observations in the lanes.
 #include "policy/layers.hpp"
+#include "policy/transpose8.hpp"
 
 #include <algorithm>
 
@@ -20,28 +21,6 @@ namespace weightspace::detail {
 namespace {
 
 constexpr int kLanes8 = 8;
-
-// columns[c] = lane c of rows 0..7: pairs, then quads within each 128-bit half, then the
-// halves (the 16-lane transpose below, one step shorter).
-void transpose8(const __m256 (&rows)[kLanes8], __m256* columns) {
-  __m256 pairs[kLanes8];
-  for (int i = 0; i < kLanes8; i += 2) {
-    pairs[i] = _mm256_unpacklo_ps(rows[i], rows[i + 1]);      // per half: r_i[0] r_i+1[0] r_i[1] r_i+1[1]
-    pairs[i + 1] = _mm256_unpackhi_ps(rows[i], rows[i + 1]);  //           r_i[2] r_i+1[2] r_i[3] r_i+1[3]
-  }
-  __m256 quads[kLanes8];  // quads[4q + j]: rows 4q..4q+3 at column j (low half) and 4 + j (high half)
-  for (int q = 0; q < 2; ++q) {
-    const __m256* p = pairs + 4 * q;
-    quads[4 * q + 0] = _mm256_shuffle_ps(p[0], p[2], 0x44);
-    quads[4 * q + 1] = _mm256_shuffle_ps(p[0], p[2], 0xee);
-    quads[4 * q + 2] = _mm256_shuffle_ps(p[1], p[3], 0x44);
-    quads[4 * q + 3] = _mm256_shuffle_ps(p[1], p[3], 0xee);
-  }
-  for (int j = 0; j < 4; ++j) {
-    columns[j] = _mm256_permute2f128_ps(quads[j], quads[4 + j], 0x20);
-    columns[4 + j] = _mm256_permute2f128_ps(quads[j], quads[4 + j], 0x31);
-  }
-}
 
 __m256 sum_of_terms8(const __m256* units, const SparseTerm* first, const SparseTerm* last) {
   __m256 acc = _mm256_setzero_ps();

@@ -44,10 +44,10 @@ struct Layers {
   const float* w3;
   const float* b3;
   int rows3;
-  // Layers 2 and 3 again, as columns of non-zero terms, or null. Where set, a vector level
-  // runs them for as many observations at once as its registers have lanes (16 with AVX-512,
-  // 8 with AVX2; forward_sparse.cpp), when at least sparse_minimum[level] observations fill
-  // the lanes (a memo's few misses take the rows); 0: never at that level.
+  // Layers 2 and 3 again, as columns of non-zero terms (null: none, and every minimum 0). A
+  // vector level runs them for as many observations at once as its registers have lanes (16
+  // with AVX-512, 8 with AVX2; forward_sparse.cpp) when at least sparse_minimum[level]
+  // observations fill the lanes (a memo's few misses take the rows); 0: never at that level.
   const SparseColumns* sparse;
   std::array<int, kSimdLevels> sparse_minimum;
 };

@@ -38,9 +38,8 @@ struct Policy::Packed {
   std::array<int, kSimdLevels> sparse_minimum{};
 
   detail::Layers layers(int units1, int units2) const {
-    const bool used = std::any_of(sparse_minimum.begin(), sparse_minimum.end(), [](int m) { return m > 0; });
     return {w1.data(), b1.data(), width1, w2.data(), b2.data(), units1, width2, w3.data(), b3.data(), units2,
-            used ? &columns : nullptr, sparse_minimum};
+            &columns, sparse_minimum};
   }
 
   // Layers 2 and 3 as columns of non-zero terms, and at each vector level from how many

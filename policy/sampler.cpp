@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "policy/sampler.hpp"
 
+#include "policy/transpose8.hpp"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -127,24 +129,9 @@ namespace {
   const __m256i six = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, 0, 0);
   __m256 r[8];
   for (int n = 0; n < 8; ++n) r[n] = _mm256_maskload_ps(rows[n].data(), six);
-  __m256 pairs[8];  // pairs[2m], pairs[2m+1]: rows 2m and 2m+1 interleaved (low, high halves)
-  for (int m = 0; m < 4; ++m) {
-    pairs[2 * m] = _mm256_unpacklo_ps(r[2 * m], r[2 * m + 1]);
-    pairs[2 * m + 1] = _mm256_unpackhi_ps(r[2 * m], r[2 * m + 1]);
-  }
-  // quads[4h + j]: column j (and j + 4 in the upper half) of rows 4h .. 4h+3.
-  __m256 quads[8];
-  for (int h = 0; h < 2; ++h) {
-    const __m256* p = pairs + 4 * h;
-    quads[4 * h + 0] = _mm256_shuffle_ps(p[0], p[2], 0x44);
-    quads[4 * h + 1] = _mm256_shuffle_ps(p[0], p[2], 0xEE);
-    quads[4 * h + 2] = _mm256_shuffle_ps(p[1], p[3], 0x44);
-    quads[4 * h + 3] = _mm256_shuffle_ps(p[1], p[3], 0xEE);
-  }
-  for (int k = 0; k < 4; ++k) column[k] = Float8(_mm256_permute2f128_ps(quads[k], quads[4 + k], 0x20));
-  for (int k = 4; k < kActionCount; ++k) {
-    column[k] = Float8(_mm256_permute2f128_ps(quads[k - 4], quads[k], 0x31));
-  }
+  __m256 columns[8];
+  detail::transpose8(r, columns);
+  for (int k = 0; k < kActionCount; ++k) column[k] = Float8(columns[k]);
   draws = Float8(_mm256_set_m128(_mm256_cvtpd_ps(_mm256_loadu_pd(uniforms + 4)), _mm256_cvtpd_ps(_mm256_loadu_pd(uniforms))));
 #else
   for (int k = 0; k < kActionCount; ++k) {

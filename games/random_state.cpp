@@ -147,6 +147,15 @@ inline Words8 load8(const std::uint32_t* words) {
   return v;
 }
 
+// MT19937's tempering of eight words side by side.
+inline Words8 temper8(Words8 y) {
+  y ^= y >> 11;
+  y ^= (y << 7) & 0x9d2c5680U;
+  y ^= (y << 15) & 0xefc60000U;
+  y ^= y >> 18;
+  return y;
+}
+
 }  // namespace
 
 void RandomState::twist_next_block() {
@@ -174,6 +183,13 @@ void RandomState::twist_next_block() {
   if (i < end) {
     key[kN - 1] = twist(key[kN - 1], key[0], key[kM - 1]);
     ++i;
+  }
+  // The block's outputs, tempered eight at a time: a draw is then a load (blocks start at
+  // multiples of kTemperedWords, and are 32 words long or the last 16 of the state).
+  static_assert(kBlock == kTemperedWords && kN % 8 == 0);
+  for (int w = twisted_; w < i; w += 8) {
+    const Words8 out = temper8(load8(key + w));
+    std::memcpy(tempered_.data() + (w & (kTemperedWords - 1)), &out, sizeof out);
   }
   twisted_ = i;
 }

@@ -46,14 +46,10 @@ class RandomState {
   }
 
   // One tempered MT19937 output (numpy's next_uint32, std::mt19937's operator()).
+  // The twist tempers each block's words as it makes them, so a draw is a load.
   [[gnu::always_inline]] std::uint32_t next_uint32() {
     if (position_ == twisted_) twist_next_block();
-    std::uint32_t y = key_[static_cast<std::size_t>(position_++)];
-    y ^= (y >> 11);
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    y ^= (y >> 18);
-    return y;
+    return tempered_[static_cast<std::size_t>(position_++ & (kTemperedWords - 1))];
   }
 
   // random_sample() / rand(): 53 bits from two words, (a >> 5, b >> 6). Inline: the grader
@@ -121,7 +117,10 @@ class RandomState {
 
   // No zero-fill: seeding writes every word, and an Unseeded generator is seeded before use.
   std::array<std::uint32_t, 624> key_;
-  int position_ = 0;   // next word to temper and return
+  // The tempered outputs of the block being drawn: word w of the state at w % kTemperedWords.
+  static constexpr int kTemperedWords = 32;
+  std::array<std::uint32_t, kTemperedWords> tempered_;
+  int position_ = 0;   // next word to return
   int twisted_ = 0;    // words [0, twisted_) of the current block are twisted
   int seeded_ = kStateWords;  // init words [0, seeded_) are seeded (all of them once twisted past 227)
   std::uint64_t blocks_ = 0;  // blocks of 624 words drawn before the current one

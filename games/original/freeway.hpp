@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "games/byte_lanes.hpp"
 #include "games/cells.hpp"
 #include "games/game.hpp"
 #include "games/random_state.hpp"
@@ -77,19 +78,7 @@ class Freeway {
     // the chicken is sent to row 9 no car can match again).
     const int player_row = s.position;
     const bool hit_before = player_row >= 1 && player_row <= kCars && s.cars.x[player_row - 1] == kChickenColumn;
-    // Branch-free so that the eight cars update as one vector.
-    for (int index = 0; index < kCars; ++index) {
-      const int velocity = s.cars.velocity[index];
-      const int timer = s.cars.timer[index];
-      const int moves = timer == 0;
-      // `1 if car[3] > 0 else -1`: a zero velocity drives left every frame.
-      int x = s.cars.x[index] + moves * (velocity > 0 ? 1 : -1);
-      x += 10 * (x < 0) - 10 * (x > 9);
-      s.cars.x[index] = static_cast<std::int8_t>(x);
-      const int speed = magnitude(velocity);
-      // timer == 0 becomes speed, any other timer counts down.
-      s.cars.timer[index] = static_cast<std::int8_t>(timer - 1 + moves * (speed + 1));
-    }
+    move_cars();
     const bool hit_after = player_row >= 1 && player_row <= kCars && s.cars.x[player_row - 1] == kChickenColumn;
     if (hit_before || hit_after) s.position = 9;
 
@@ -175,6 +164,23 @@ class Freeway {
 
  private:
   static constexpr int magnitude(int velocity) { return velocity < 0 ? -velocity : velocity; }
+
+  // Python's loop over the cars, the eight as one vector (games/byte_lanes.hpp): a car whose
+  // timer is 0 moves a cell (`1 if car[3] > 0 else -1`: a zero velocity drives left) and its
+  // timer becomes its speed; any other timer counts down. Branch-free, because the timers run
+  // out at unpredictable steps, and vector, because GCC left the loop scalar.
+  void move_cars() {
+    static_assert(kCars == 8);
+    Cars& cars = state_.cars;
+    const ByteLanes8 velocity = load_lanes(cars.velocity);
+    const ByteLanes8 timer = load_lanes(cars.timer);
+    const ByteLanes8 moves = timer == 0;
+    const ByteLanes8 right = velocity > 0;
+    const ByteLanes8 negative = velocity < 0;
+    const ByteLanes8 speed = (velocity ^ negative) - negative;  // |velocity| <= 5
+    store_lanes(cars.x, wrap_columns(load_lanes(cars.x) + (moves & ((right & 2) - 1))));
+    store_lanes(cars.timer, timer - 1 + (moves & (speed + 1)));
+  }
   // The cell behind a car, wrapped around the row like the car itself. A table, because GCC
   // turns the arithmetic wrap into a branch that a batch of episodes mispredicts.
   static constexpr int trail_column(int x, int velocity) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "games/byte_lanes.hpp"
 #include "games/cells.hpp"
 #include "games/game.hpp"
 #include "games/random_state.hpp"
@@ -180,28 +181,17 @@ class SynthFreeway {
   static constexpr int wrap_column(int x) { return x < 0 ? x + kSize : (x >= kSize ? x - kSize : x); }
 
   // Each lane's timer counts down; at 0 its cars move a cell and it restarts at the lane's
-  // period. The eight lanes at once, as bytes of one vector: branch-free, because the timers
-  // run out at unpredictable steps, and vector, because GCC left the lane loop scalar (about a
-  // tenth of the synth freeway example's step).
+  // period. The eight lanes as one vector (games/byte_lanes.hpp): branch-free, because the
+  // timers run out at unpredictable steps.
   void move_cars() {
-    using Lanes = std::int8_t __attribute__((vector_size(kLanes)));
-    auto load = [](const std::array<std::int8_t, kLanes>& bytes) {
-      Lanes lanes;
-      std::memcpy(&lanes, bytes.data(), sizeof lanes);
-      return lanes;
-    };
-    constexpr Lanes kDirections = {-1, -1, -1, -1, 1, 1, 1, 1};
-    static_assert(direction(0) == -1 && direction(kLanes / 2 - 1) == -1 && direction(kLanes / 2) == 1 &&
-                  direction(kLanes - 1) == 1);
+    static_assert(kLanes == 8 && direction(0) == -1 && direction(kLanes / 2 - 1) == -1 &&
+                  direction(kLanes / 2) == 1 && direction(kLanes - 1) == 1);
+    constexpr ByteLanes8 kDirections = {-1, -1, -1, -1, 1, 1, 1, 1};
     State& s = state_;
-    const Lanes timers = load(s.timers) - 1;
-    const Lanes moves = timers == 0;  // all bits set where the lane moves: a mask
-    const Lanes next_timers = timers + (moves & load(s.periods));
-    Lanes columns = load(s.columns) + (moves & kDirections);
-    columns += (columns < 0) & kSize;  // Python's % 10 for one cell off either side
-    columns -= (columns >= kSize) & kSize;
-    std::memcpy(s.timers.data(), &next_timers, sizeof next_timers);
-    std::memcpy(s.columns.data(), &columns, sizeof columns);
+    const ByteLanes8 timers = load_lanes(s.timers) - 1;
+    const ByteLanes8 moves = timers == 0;
+    store_lanes(s.timers, timers + (moves & load_lanes(s.periods)));
+    store_lanes(s.columns, wrap_columns(load_lanes(s.columns) + (moves & kDirections)));
   }
 
   // A car of the chicken's lane stands in column 4 (one of its two cars is there).

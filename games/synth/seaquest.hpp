@@ -19,12 +19,14 @@
 // original's example answer scores about 3 here, examples/answers/synth/seaquest.md about 7.
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <stdexcept>
 #include <string_view>
 
 #include "games/game.hpp"
 #include "games/random_state.hpp"
+#include "games/synth/seaquest_sharks.hpp"
 
 namespace weightspace {
 
@@ -38,18 +40,9 @@ inline constexpr int kFastestSpawnInterval = 4;
 inline constexpr int kDiverSpawnInterval = 25;
 inline constexpr int kDiverMoveInterval = 3;
 
-// Python [x, y, right] (torpedoes), [x, y, right, move_timer] (divers) and
-// [x, y, right, move_interval, move_timer] (sharks) share one layout.
-struct Swimmer {
-  std::int8_t x = 0, y = 0;
-  bool right = false;
-  std::int8_t move_interval = 0, move_timer = 0;
-};
-
 // A Python list of swimmers in list order, with the same appends and deletions, so "the first
-// entity in this cell" is the same one in both. Capacities (overflow throws std::length_error):
-//  - sharks: spawns are at least 4 steps apart and a shark leaves the board at most 49 steps
-//    after spawning (first move after at most 4 steps, then 9 more moves at most 5 apart): 13;
+// entity in this cell" is the same one in both. Capacities (overflow throws std::length_error;
+// the sharks are SharkLanes, games/synth/seaquest_sharks.hpp):
 //  - divers: spawned 25 steps apart, gone 39 steps after spawning: 2;
 //  - torpedoes: fired at least 4 steps apart, gone 9 steps after firing: 3.
 template <int Capacity>
@@ -113,7 +106,7 @@ class SynthSeaquest {
     int divers_carried = 0;
     bool at_surface = true;
     synth_seaquest::Swimmers<4> torpedoes;
-    synth_seaquest::Swimmers<16> sharks;
+    synth_seaquest::SharkLanes sharks;
     synth_seaquest::Swimmers<4> divers;
     int spawn_interval = synth_seaquest::kFirstSpawnInterval;
     int spawn_timer = synth_seaquest::kFirstSpawnInterval;
@@ -191,7 +184,8 @@ class SynthSeaquest {
       const int trail_x = swimmer.right ? swimmer.x - 1 : swimmer.x + 1;
       if (on_board(trail_x)) cell(swimmer.y, trail_x, 4);
     };
-    for (const auto& shark : s.sharks) {
+    for (int i = 0; i < s.sharks.size(); ++i) {
+      const synth_seaquest::Swimmer shark = s.sharks[i];
       cell(shark.y, shark.x, 1);
       cell(shark.y, shark.x, 2);
       trail(shark);
@@ -216,12 +210,11 @@ class SynthSeaquest {
  private:
   static bool on_board(int x) { return x >= 0 && x <= 9; }
   static std::int8_t step(const synth_seaquest::Swimmer& swimmer) { return swimmer.right ? 1 : -1; }
-  // `&`, not `&&`: no branch for the per-swimmer checks of move_sharks.
+  // `&`, not `&&`: no branch for the per-diver check of move_divers.
   bool at_sub(int x, int y) const { return (x == state_.sub_x) & (y == state_.sub_y); }
 
-  // One step of a swimmer's timer: at 0 it moves a cell and restarts at interval. Branch-free,
-  // as synth freeway's lanes: the timers run out at unpredictable steps, and GCC's branch on
-  // them was the hottest spot of act (synth seaquest's example).
+  // One step of a diver's timer: at 0 it moves a cell and restarts at interval. Branch-free,
+  // as the sharks' (SharkLanes::move): the timers run out at unpredictable steps.
   static void advance(synth_seaquest::Swimmer& swimmer, std::int8_t interval) {
     const int moves = -static_cast<int>(swimmer.move_timer == 0);  // all bits set: a mask
     swimmer.move_timer = static_cast<std::int8_t>(swimmer.move_timer - 1 + (moves & (interval + 1)));
@@ -254,23 +247,29 @@ class SynthSeaquest {
     });
   }
 
-  // Checked against the sub before and after moving, so the two never pass through each other.
+  // Python's loop over the sharks: each is checked against the sub before and after it moves
+  // (so the two never pass through each other), and the first torpedo in the cell it swims
+  // into sinks it and is spent. All sharks move at once (SharkLanes::move); only those that
+  // meet some torpedo are then taken one by one in list order, each searching the torpedoes
+  // left by the sharks before it, as Python does. Nothing in the loop reads terminal.
   int move_sharks() {
+    synth_seaquest::SharkLanes& sharks = state_.sharks;
+    const synth_seaquest::SharkLanes::Moved moved = sharks.move(state_.sub_x, state_.sub_y);
+    if (moved.at_sub != 0) state_.terminal = true;
+    std::uint32_t meeting = 0;
+    for (const auto& torpedo : state_.torpedoes) meeting |= sharks.at(torpedo.x, torpedo.y);
     int reward = 0;
-    bool caught = false;  // set after the loop: nothing in it reads terminal
-    state_.sharks.filter([&](synth_seaquest::Swimmer& shark) {
-      caught |= at_sub(shark.x, shark.y);
-      advance(shark, shark.move_interval);
-      caught |= at_sub(shark.x, shark.y);
+    std::uint32_t sunk = 0;
+    for (; meeting != 0; meeting &= meeting - 1) {
+      const int i = std::countr_zero(meeting);
+      const synth_seaquest::Swimmer shark = sharks[i];
       const int hit = state_.torpedoes.index_at(shark.x, shark.y);
-      if (hit >= 0) {
-        state_.torpedoes.erase(hit);
-        ++reward;
-        return false;
-      }
-      return on_board(shark.x);
-    });
-    if (caught) state_.terminal = true;
+      if (hit < 0) continue;  // an earlier shark spent that torpedo
+      state_.torpedoes.erase(hit);
+      ++reward;
+      sunk |= std::uint32_t{1} << i;
+    }
+    if ((sunk | moved.off_board) != 0) sharks.remove(sunk | moved.off_board);
     return reward;
   }
 

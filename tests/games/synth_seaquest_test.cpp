@@ -49,7 +49,7 @@ TEST(SynthSeaquest, TorpedoSinksTheFirstSharkInTheCell) {
   const StepResult second = game.act(kNoop, random);
   EXPECT_EQ(second.reward, 1);
   ASSERT_EQ(game.state().sharks.size(), 1);
-  EXPECT_EQ(game.state().sharks.begin()->move_interval, 2);
+  EXPECT_EQ(game.state().sharks[0].move_interval, 2);
   EXPECT_EQ(game.state().torpedoes.size(), 0);
   EXPECT_EQ(random.draws(), 0U);
 }
@@ -105,7 +105,7 @@ TEST(SynthSeaquest, SurfacingWithoutDiversEndsTheGame) {
   const auto row = reference.randint(1, 9);
   const auto interval = reference.randint(2, 5);
   EXPECT_EQ(random.draws(), reference.draws());
-  const Swimmer& spawned = *game.state().sharks.begin();
+  const Swimmer spawned = game.state().sharks[0];
   EXPECT_EQ(spawned.right, right);
   EXPECT_EQ(spawned.x, right ? 0 : 9);
   EXPECT_EQ(spawned.y, row);

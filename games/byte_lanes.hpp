@@ -7,10 +7,11 @@
 
 namespace weightspace {
 
-// Eight int8 lanes as one vector (GCC's and Clang's vector extension: SSE2 on x86-64, NEON on
-// ARM, scalar elsewhere), for games whose state holds one byte per lane or car (the freeways):
-// their per-step update is branch-free arithmetic per lane, which GCC left as a scalar loop.
-// Comparisons give -1 (all bits set) in a lane where they hold and 0 elsewhere: masks.
+// Eight int8 lanes as one vector (GCC's and Clang's vector extension, compiled to the target's
+// SIMD instructions: SSE2 at least on x86-64), for games whose state holds one byte per lane or
+// car (the freeways): their per-step update is branch-free arithmetic per lane, which GCC left
+// as a scalar loop. Lanes wrap modulo 256 as int8 does. Comparisons give -1 (all bits set) in
+// a lane where they hold and 0 elsewhere: masks.
 using ByteLanes8 = std::int8_t __attribute__((vector_size(8)));
 
 inline ByteLanes8 load_lanes(const std::array<std::int8_t, 8>& bytes) {

@@ -81,16 +81,19 @@ class SharkLanes {
     const Lanes timer = load(timer_);
     const Lanes moves = timer == 0;
     const Lanes right = load(right_);
-    const Lanes next_x = x + (moves & (right + right - 1));
+    const Lanes next_x = x + (moves & (right + right - 1));  // x + 1 or x + 255: x - 1
     store(x_, next_x);
     store(timer_, timer - 1 + (moves & (load(interval_) + 1)));
-    const auto column = static_cast<std::int8_t>(sub_x);
-    const Lanes at_sub = ((x == column) | (next_x == column)) & (load(y_) == static_cast<std::int8_t>(sub_y));
-    return {bits(at_sub), bits((next_x < 0) | (next_x > 9))};
+    const auto column = static_cast<std::uint8_t>(sub_x);
+    const Lanes at_sub = ((x == column) | (next_x == column)) & (load(y_) == static_cast<std::uint8_t>(sub_y));
+    return {bits(at_sub), bits(next_x > 9)};  // -1 is 255 here
   }
 
  private:
-  using Lanes = std::int8_t __attribute__((vector_size(kCapacity)));
+  // Unsigned lanes: the stale lanes past the last shark count down and drift at every step,
+  // for ever, and unsigned bytes wrap where int8 ones would overflow (UBSan reports it). The
+  // bytes are the int8 fields' bit patterns, and the sharks' own values never wrap.
+  using Lanes = std::uint8_t __attribute__((vector_size(kCapacity)));
   using Bytes = std::array<std::int8_t, kCapacity>;
   static Lanes load(const Bytes& bytes) {
     Lanes lanes;

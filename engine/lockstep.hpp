@@ -79,6 +79,9 @@ class Lockstep {
   // overall) and dense seaquest (73%), 23% and 14% slower (docs/performance.md, "Exact memo").
   static constexpr std::int64_t kWindowLookups = 4096;
   static constexpr std::int64_t kMinimumHitsPer16 = 8;
+  // The step loop asks for the lines of the slot this many places ahead: a slot is ~5 KB
+  // (a game and two generators), and 32 of them do not stay in L1 between steps.
+  static constexpr std::size_t kPrefetchAhead = 2;
   // A game that paints whole boards is keyed on them: a hit then costs a few shifts, where
   // spreading its cells over ObservationBits cost 30% of a step (docs/performance.md).
   // A game that paints cells (seaquest) is keyed on boards in a grade whose board key has fewer
@@ -265,6 +268,11 @@ class Lockstep {
       }
       std::size_t kept = 0;
       for (std::size_t k = 0; k < running; ++k) {
+        if (k + kPrefetchAhead < running) {
+          const Slot& ahead = slots_[running_[k + kPrefetchAhead]];
+          ahead.episode.environment.prefetch();
+          __builtin_prefetch(&ahead.episode.result);
+        }
         const std::size_t slot = running_[k];
         Slot& current = slots_[slot];
         const bool ended =

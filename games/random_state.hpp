@@ -52,6 +52,13 @@ class RandomState {
     return tempered_[static_cast<std::size_t>(position_++ & (kTemperedWords - 1))];
   }
 
+  // Asks for the lines the next draws read (the position and the tempered words).
+  void prefetch() const {
+    __builtin_prefetch(&position_);
+    __builtin_prefetch(tempered_.data());
+    __builtin_prefetch(tempered_.data() + kTemperedWords / 2);
+  }
+
   // random_sample() / rand(): 53 bits from two words, (a >> 5, b >> 6). Inline: the grader
   // draws two per step (the sticky test and the action).
   [[gnu::always_inline]] double random_sample() {

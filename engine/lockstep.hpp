@@ -104,7 +104,10 @@ class Lockstep {
         edges_(slots_.size(), &memory_),
         miss_keys_(slots_.size(), &memory_),
         miss_of_(slots_.size(), &memory_),
-        miss_actions_(slots_.size(), &memory_) {
+        miss_actions_(slots_.size(), &memory_),
+        keys_(slots_.size(), &memory_),
+        boards_(slots_.size(), &memory_),
+        bits_(slots_.size(), &memory_) {
     starting_.reserve(slots_.size());
     starting_indices_.reserve(slots_.size());
     starting_slots_.reserve(slots_.size());
@@ -156,47 +159,60 @@ class Lockstep {
     // A cell key or a painted observation needs only the channels the policy reads (the
     // seaquest example: 5 of 10).
     const unsigned raw_channels = raw_channels_read<G>(policy.inputs());
-    std::size_t misses = 0;  // observations_[0, misses) are the memo's misses
-    // Slot running_[k]'s observation goes to observations_[k], or with the memo, its stored
-    // cdf to edges_[k] or (a miss) its observation to the next of observations_.
+    // Slot running_[k]'s observation goes to observations_[k]; with the memo, its key goes to
+    // keys_[k] (its painting to boards_[k] or bits_[k]) and its slot in the memo is asked for,
+    // and look_up(k) follows once every running slot has its key: a hit's memo entry is then
+    // in the cache, where looking it up at once waited for it slot after slot (a quarter of
+    // synth breakout's step).
     auto observe_into = [&](std::size_t k) {
       const G& game = slots_[running_[k]].episode.environment.game();
       if (memo) {
-        PolicyMemo::Key key;
-        ObservationBits bits;  // cell keys
-        ChannelBoards boards;  // board keys
         if constexpr (kBoardKeys) {
-          paint_channels(game, boards, raw_channels);
-          key = memo_.key(boards);
+          paint_channels(game, boards_[k], raw_channels);
+          keys_[k] = memo_.key(boards_[k]);
         } else {
+          bits_[k] = ObservationBits{};
           if constexpr (WritesObservation<G>) {
-            game.write_observation(observations_[misses]);
-            bits.set(observations_[misses]);
+            game.write_observation(observations_[k]);
+            bits_[k].set(observations_[k]);
           } else {
-            paint_bits(game, bits, raw_channels);
+            paint_bits(game, bits_[k], raw_channels);
           }
-          key = memo_.key(bits);
+          keys_[k] = memo_.key(bits_[k]);
         }
-        ++stats.lookups;
-        if (const ActionEdges* stored = memo_.find(key)) {
-          ++stats.hits;
-          edges_[k] = stored;
-          return;
-        }
-        // A miss is observed as without the memo (a written observation is there already).
-        if constexpr (kBoardKeys) {
-          observe_channels(boards, observations_[misses], policy.inputs());
-        } else if constexpr (!WritesObservation<G>) {
-          bits.extract(observations_[misses], policy.inputs());
-        }
-        edges_[k] = nullptr;
-        miss_keys_[misses] = key;
-        miss_of_[misses++] = k;
+        memo_.prefetch(keys_[k]);
       } else if (!constant) {
         observe(game, observations_[k], policy.inputs(), raw_channels);
       } else if constexpr (observation_may_raise<G>) {
         check_observation(game);
       }
+    };
+    // With the memo, observations_[0, misses) are the misses', and edges_[k] running slot k's
+    // stored cdf or nullptr (a miss).
+    std::size_t misses = 0;
+    auto look_up = [&](std::size_t k) {
+      ++stats.lookups;
+      if (const ActionEdges* stored = memo_.find(keys_[k])) {
+        ++stats.hits;
+        edges_[k] = stored;
+        return;
+      }
+      // A miss is observed as without the memo (the game has not moved since its key).
+      if constexpr (kBoardKeys) {
+        observe_channels(boards_[k], observations_[misses], policy.inputs());
+      } else if constexpr (WritesObservation<G>) {
+        slots_[running_[k]].episode.environment.game().write_observation(observations_[misses]);
+      } else {
+        bits_[k].extract(observations_[misses], policy.inputs());
+      }
+      edges_[k] = nullptr;
+      miss_keys_[misses] = keys_[k];
+      miss_of_[misses++] = k;
+    };
+    auto look_up_all = [&] {
+      if (!memo) return;
+      misses = 0;
+      for (std::size_t k = 0; k < running; ++k) look_up(k);
     };
     auto start_pending = [&] {
       EpisodeState<G>::start_many(starting_, starting_indices_, seed_plan_.words());
@@ -229,6 +245,7 @@ class Lockstep {
       if (!start_next(slot)) break;
     }
     start_pending();
+    look_up_all();
     // Constant logits give every step the same distribution: its exact cdf, computed once, is
     // what sample_action would search on each draw.
     const bool fixed = constant && !track_margins;
@@ -253,7 +270,6 @@ class Lockstep {
         }
       } else if (memo) {
         actions_from_memo(policy, running, misses);
-        misses = 0;
       } else {
         policy.forward_batch(std::span<const ActiveInputs>(observations_.data(), running),
                              std::span<Logits>(logits_.data(), running));
@@ -288,6 +304,7 @@ class Lockstep {
       }
       running = kept;
       if (starting_slots_.size() >= group || running == 0 || drained) start_pending();
+      look_up_all();
     }
     if (consulted) stats.entries = static_cast<std::int64_t>(memo_.entries());
     if (!memo) stats.runs_without = 1;
@@ -340,6 +357,9 @@ class Lockstep {
   std::pmr::vector<PolicyMemo::Key> miss_keys_;  // miss m's key
   std::pmr::vector<std::size_t> miss_of_;        // miss m's running position k
   std::pmr::vector<int> miss_actions_;           // miss m's action
+  std::pmr::vector<PolicyMemo::Key> keys_;       // running slot k's key (with the memo)
+  std::pmr::vector<ChannelBoards> boards_;       // running slot k's painting (board keys)
+  std::pmr::vector<ObservationBits> bits_;       // running slot k's painting (cell keys)
 };
 
 }  // namespace weightspace

@@ -169,7 +169,7 @@ class Lockstep {
       if (memo) {
         if constexpr (kBoardKeys) {
           paint_channels(game, boards_[k], raw_channels);
-          keys_[k] = memo_.key(boards_[k]);
+          memo_.make_key(boards_[k], keys_[k]);
         } else {
           bits_[k] = ObservationBits{};
           if constexpr (WritesObservation<G>) {
@@ -178,7 +178,7 @@ class Lockstep {
           } else {
             paint_bits(game, bits_[k], raw_channels);
           }
-          keys_[k] = memo_.key(bits_[k]);
+          memo_.make_key(bits_[k], keys_[k]);
         }
         memo_.prefetch(keys_[k]);
       } else if (!constant) {

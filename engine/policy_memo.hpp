@@ -101,6 +101,16 @@ class PolicyMemo {
   // `observation`: ObservationBits or ChannelBoards, as reset() was told.
   template <class Observation>
   Key key(const Observation& observation) const {
+    Key made;
+    make_key(observation, made);
+    return made;
+  }
+
+  // key(observation), written into `key` in place: the lockstep keeps a key per slot, and a
+  // key made on the stack and copied there was read back as 16-byte words just after its
+  // 8-byte stores, which cannot be forwarded.
+  template <class Observation>
+  void make_key(const Observation& observation, Key& key) const {
     // Each word folded by a full 64x64->128 product (wyhash's "mum": every input bit reaches
     // both halves), the words' folds summed so that they form no multiply chain, then mixed
     // over the bits that pick the slot. A plain sum of products would let high bits cancel
@@ -109,7 +119,6 @@ class PolicyMemo {
         0x9e3779b97f4a7c15, 0xc2b2ae3d27d4eb4f, 0x165667b19e3779f9, 0xd6e8feb86659fd93,
         0xff51afd7ed558ccd, 0xc4ceb9fe1a85ec53, 0x94d049bb133111eb, 0xbf58476d1ce4e5b9,
         0x2545f4914f6cdd1d, 0x9fb21c651e98df25, 0x2127599bf4325c37, 0x880355f21e6d1965};
-    Key key;
     std::uint64_t sum = 0;
     for (int k = 0; k < key_words_; ++k) {
       const std::size_t i = static_cast<std::size_t>(k);
@@ -121,7 +130,6 @@ class PolicyMemo {
     sum ^= sum >> 31;
     sum *= 0xbf58476d1ce4e5b9;
     key.hash = sum ^ (sum >> 29);
-    return key;
   }
 
   // The exact cdf of the logits stored for `key` (computed at the entry's first hit), or
@@ -141,7 +149,8 @@ class PolicyMemo {
   }
 
   // Asks for the entry find(key) reads first (its slot's, which is key's own when it is stored
-  // and not displaced), so that a find() made later finds it in the cache.
+  // and not displaced), so that a find() made later finds it in the cache. (Asking for the
+  // slot first and for the entry in a second round over the batch measured the same.)
   void prefetch(const Key& key) const {
     const std::uint32_t index = slots_[slot_of(key)];
     __builtin_prefetch(entries_ + (index == 0 ? 0 : index - 1));

@@ -197,11 +197,16 @@ class Lockstep {
         edges_[k] = stored;
         return;
       }
-      // A miss is observed as without the memo (the game has not moved since its key).
+      // A miss is observed as without the memo, from what its key was made of.
       if constexpr (kBoardKeys) {
         observe_channels(boards_[k], observations_[misses], policy.inputs());
       } else if constexpr (WritesObservation<G>) {
-        slots_[running_[k]].episode.environment.game().write_observation(observations_[misses]);
+        // Still in observations_[k]: the misses so far went to places below k.
+        if (misses != k) {
+          const ActiveInputs& written = observations_[k];
+          std::copy_n(written.index.begin(), written.count, observations_[misses].index.begin());
+          observations_[misses].count = written.count;
+        }
       } else {
         bits_[k].extract(observations_[misses], policy.inputs());
       }
@@ -285,9 +290,7 @@ class Lockstep {
       std::size_t kept = 0;
       for (std::size_t k = 0; k < running; ++k) {
         if (k + kPrefetchAhead < running) {
-          const Slot& ahead = slots_[running_[k + kPrefetchAhead]];
-          ahead.episode.environment.prefetch();
-          __builtin_prefetch(&ahead.episode.result);
+          slots_[running_[k + kPrefetchAhead]].episode.prefetch();
         }
         const std::size_t slot = running_[k];
         Slot& current = slots_[slot];

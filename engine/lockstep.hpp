@@ -12,6 +12,7 @@
 
 #include "engine/episode.hpp"
 #include "engine/huge_page_block.hpp"
+#include "engine/memo_choice.hpp"
 #include "engine/policy_memo.hpp"
 #include "engine/seed_plan.hpp"
 #include "policy/policy.hpp"
@@ -62,23 +63,16 @@ class EpisodeQueue {
 // by slot: act, and observe the new state at once, while it is still in the cache (2-10% a
 // step over a separate pass; a slot is also observed when its episode starts). When the
 // logits are constant, neither observing nor the forward pass runs, and each draw is looked
-// up in the one exact cdf. Otherwise each observation is looked up in the thread's
-// PolicyMemo first: only the misses are read back and go through the forward pass and the
-// batched sampler; a hit's action comes from its stored exact cdf. A slot whose episode ends
-// takes the next episode of the queue. Every slot owns its episode's generators, so the results
-// are those of run_episode() whatever B is and whatever the memo holds. All buffers are sized
-// once, in the constructor, in one block of memory that may be a huge page (HugePageBlock).
+// up in the one exact cdf. Otherwise, while MemoChoice finds it faster, each observation is
+// looked up in the thread's PolicyMemo first: only the misses are read back and go through the
+// forward pass and the batched sampler; a hit's action comes from its stored exact cdf. A slot
+// whose episode ends takes the next episode of the queue. Every slot owns its episode's
+// generators, so the results are those of run_episode() whatever B is and whatever the memo
+// holds. All buffers are sized once, in the constructor, in one block of memory that may be a
+// huge page (HugePageBlock).
 template <Game G>
 class Lockstep {
  public:
-  // An automatic run keeps its memo while at least kMinimumHitsPer16 in 16 of each window of
-  // kWindowLookups lookups hit, and goes without it from the first window that falls short: a
-  // miss costs the painting of its key, the lookup and the store on top of the forward pass.
-  // The memo pays from about 70% of the steps hitting, but a grade's first window holds its
-  // warm-up misses: asking 11 in 16 there dropped it from the breakout example (99.5% hits
-  // overall) and dense seaquest (73%), 23% and 14% slower (docs/performance.md, "Exact memo").
-  static constexpr std::int64_t kWindowLookups = 4096;
-  static constexpr std::int64_t kMinimumHitsPer16 = 8;
   // The step loop asks for the lines of the slot this many places ahead: a slot is ~5 KB
   // (a game and two generators), and 32 of them do not stay in L1 between steps.
   static constexpr std::size_t kPrefetchAhead = 2;
@@ -119,16 +113,18 @@ class Lockstep {
 
   // Plays episodes taken from `episodes` until it runs dry and writes episode i's result to
   // results[i]. Several Locksteps (threads) may share one EpisodeQueue. Once the queue is
-  // cancelled it returns within a step, and results[] is incomplete.
+  // cancelled it returns within a step, and results[] is incomplete. `clock` times an automatic
+  // memo's choice (tests pass their own to make it switch).
   PolicyMemoStats run(const Policy& policy, EpisodeQueue& episodes, std::span<EpisodeResult> results,
-                      bool track_margins, PolicyMemoUse memo_use = PolicyMemoUse::automatic) {
+                      bool track_margins, PolicyMemoUse memo_use = PolicyMemoUse::automatic,
+                      MemoChoice::Clock clock = thread_cpu_seconds) {
     if constexpr (kMayKeyOnBoards) {
       if (PolicyMemo::key_words(policy.inputs(), PolicyMemo::Layout::channels) <
           PolicyMemo::key_words(policy.inputs(), PolicyMemo::Layout::cells)) {
-        return play<true>(policy, episodes, results, track_margins, memo_use);
+        return play<true>(policy, episodes, results, track_margins, memo_use, clock);
       }
     }
-    return play<PaintsBoards<G>>(policy, episodes, results, track_margins, memo_use);
+    return play<PaintsBoards<G>>(policy, episodes, results, track_margins, memo_use, clock);
   }
 
  private:
@@ -137,7 +133,7 @@ class Lockstep {
   // (seaquest example +4.8% instructions).
   template <bool kBoardKeys>
   PolicyMemoStats play(const Policy& policy, EpisodeQueue& episodes, std::span<EpisodeResult> results,
-                       bool track_margins, PolicyMemoUse memo_use) {
+                       bool track_margins, PolicyMemoUse memo_use, MemoChoice::Clock clock) {
     // A run cut short by an exception (a GameError) may have left episodes waiting to start.
     clear_pending();
     std::size_t running = 0;
@@ -150,11 +146,11 @@ class Lockstep {
     // error must come at the same step (games/cells.hpp).
     const bool constant = policy.constant_logits().has_value();
     // The memo gives exact cdfs; margins are tracked from the logits, without it.
-    const bool consulted = !constant && !track_margins && memo_use != PolicyMemoUse::never;
-    const bool watching = consulted && memo_use == PolicyMemoUse::automatic;
-    bool memo = consulted;  // false from the window that turns it off
+    MemoChoice choice(memo_use, !constant && !track_margins, clock);
+    const bool consulted = choice.memo();
+    bool memo = consulted;  // choice.memo(), read in the step's inner loops
     PolicyMemoStats stats;
-    PolicyMemoStats window;  // the counts when the current window began
+    std::int64_t played = 0;  // slot-steps of the last step
     if (memo) memo_.reset(policy.inputs(), kBoardKeys ? PolicyMemo::Layout::channels : PolicyMemo::Layout::cells);
     // A cell key or a painted observation needs only the channels the policy reads (the
     // seaquest example: 5 of 10).
@@ -260,14 +256,14 @@ class Lockstep {
       // Cancelled: the episodes playing are abandoned (their results are not wanted), so a
       // cancel takes effect within one step of the slots, not after their episodes' ends.
       if (episodes.cancelled()) break;
-      if (watching && memo && stats.lookups - window.lookups >= kWindowLookups) {
-        if ((stats.hits - window.hits) * 16 < (stats.lookups - window.lookups) * kMinimumHitsPer16) {
-          // Without the memo every running slot needs its observation in observations_[k].
-          memo = false;
-          for (std::size_t k = 0; k < running; ++k) observe_into(k);
-        }
-        window = stats;
+      if (choice.step(played, stats)) {
+        // Every running slot is observed again the other way: into observations_[k], or as
+        // its key, looked up.
+        memo = choice.memo();
+        for (std::size_t k = 0; k < running; ++k) observe_into(k);
+        look_up_all();
       }
+      played = static_cast<std::int64_t>(running);
       if (fixed) {
         for (std::size_t k = 0; k < running; ++k) {
           const double uniform = slots_[running_[k]].episode.action_random.random_sample();

@@ -25,6 +25,7 @@
 #include "apps/cli/files.hpp"
 #include "apps/cli/grade_options.hpp"
 #include "apps/cli/interrupt.hpp"
+#include "apps/cli/memo_uses.hpp"
 #include "apps/cli/progress.hpp"
 #include "apps/cluster/shard_meta.hpp"
 #include "apps/cluster/shard_selection.hpp"
@@ -250,6 +251,7 @@ void grade(const BatchRunOptions& options, const std::string& given_out, const B
   batch_options.run.threads = usable_threads(options.threads, note);
   if (!note.empty() && !options.quiet) spdlog::warn("{}", note);
   batch_options.run.lockstep = options.lockstep;
+  batch_options.run.memo = memo_use(options.memo);
   batch_options.cache_entries = options.cache;
   BatchGrader grader(batch_options);
 

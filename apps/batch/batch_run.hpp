@@ -18,6 +18,7 @@ struct BatchRunOptions {
   std::string episodes = "1000";
   int threads = 0;
   int lockstep = 32;  // episodes stepped together per thread (--lockstep)
+  std::string memo = "auto";  // the policy memo (--memo: apps/cli/memo_uses.hpp)
   std::size_t cache = 4096;
   std::string out;
   bool resume = false;

@@ -152,7 +152,8 @@ std::string bench_table(const std::vector<BenchSeries>& all, const BenchWeights&
   const double base = median(steps_per_second(all.front()));
   for (const BenchSeries& series : all) table += table_row(series, base);
   if (instructions) {
-    table += fmt::format("instructions: {} (callgrind: the whole `bench` process on 1 thread, warm-up and one grade)\n",
+    table += fmt::format("instructions: {} (callgrind: the whole `bench` process on 1 thread, warm-up and one grade; "
+                         "an automatic memo counted as --memo hits)\n",
                          *instructions);
   }
   return table;

@@ -39,9 +39,7 @@ GradeRequest grade_request(const BenchRequest& options) {
   request.game = options.game;
   request.source = options.source;
   request.episodes = parse_episodes("--episodes", options.episodes);
-  request.run.memo = std::find_if(kMemoUses.begin(), kMemoUses.end(), [&](const auto& entry) {
-                       return entry.first == options.memo;
-                     })->second;
+  request.run.memo = memo_use(options.memo);
   if (request.episodes == 0) throw UsageError("--episodes: a benchmark needs at least one episode");
   if (!with_game(request.source, request.game, [](const auto&) {})) {
     throw UsageError("--game: unknown game '" + request.source + "/" + request.game + "' (see `weightspace games`)");
@@ -132,14 +130,16 @@ std::vector<BenchSeries> measure(const Weights& weights, const GradeRequest& req
 }
 
 // The instructions of `weightspace bench` with these weights on one thread, one timed grade
-// after the warm-up (the whole process, start included), under callgrind.
+// after the warm-up (the whole process, start included), under callgrind. An automatic memo is
+// counted as `hits` chooses it: auto's choice follows the clock, which under valgrind measures
+// valgrind, and would make the count differ from run to run.
 std::int64_t count_grade_instructions(const Weights& weights, const BenchRequest& options) {
   const std::atomic<bool> never{false};
   const auto command = [&](const std::filesystem::path& folder) {
     const std::string path = (folder / "weights.json").string();
     write_file(path, write_weights_json(weights));
     return std::vector<std::string>{this_executable(), "bench", "--game", options.game, "--source", options.source,
-                                    "--weights", path, "--episodes", options.episodes, "--memo", options.memo,
+                                    "--weights", path, "--episodes", options.episodes, "--memo", counted_memo(options.memo),
                                     "--threads", "1", "--repetitions", "1", "--min-time", "0", "--no-extend"};
   };
   return *count_command_instructions(command, never);

@@ -12,13 +12,10 @@
 #include <vector>
 
 #include "apps/batch/answer_input.hpp"
+#include "apps/cli/memo_uses.hpp"
 #include "engine/grade.hpp"
 
 namespace weightspace::app {
-
-// --memo's names, as the table and the JSON context give them back.
-inline constexpr std::array<std::pair<std::string_view, PolicyMemoUse>, 3> kMemoUses = {
-    {{"auto", PolicyMemoUse::automatic}, {"always", PolicyMemoUse::always}, {"never", PolicyMemoUse::never}}};
 
 // What `weightspace bench` was asked: one policy (an answer, a weights file or a profile), its
 // game, the thread counts to compare and the timed grades for each.

@@ -8,6 +8,7 @@
 #include "apps/batch/answer_input.hpp"
 #include "apps/batch/batch_run.hpp"
 #include "apps/cli/grade_options.hpp"
+#include "apps/cli/memo_uses.hpp"
 #include "apps/commands/commands.hpp"
 
 namespace weightspace::app {
@@ -29,6 +30,10 @@ void add_batch_command(CLI::App& app) {
   command->add_option("--lockstep,--batch", options->lockstep,
                       "Episodes stepped in lockstep per thread (--batch: its older name); never changes a result")
       ->check(CLI::Range(1, 4096));
+  command->add_option("--memo", options->memo,
+                      "The exact policy memo: auto (whichever way is measured faster), hits (while half of each "
+                      "window's lookups hit: the same steps every run), always or never; never changes a result")
+      ->check(CLI::IsMember(memo_names()));
   command->add_option("--cache", options->cache, "Distinct rollouts remembered for identical weights (0 = off)")
       ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 20));
   command->add_option("--out", options->out, "Append JSONL here instead of stdout (flushed per record)");

@@ -14,18 +14,13 @@
 #include "apps/bench/rollout_bench.hpp"
 #include "apps/cli/files.hpp"
 #include "apps/cli/grade_options.hpp"
+#include "apps/cli/memo_uses.hpp"
 #include "apps/commands/commands.hpp"
 
 namespace weightspace::app {
 namespace {
 
 constexpr int kMaxRepetitions = 1000;
-
-std::vector<std::string> memo_names() {
-  std::vector<std::string> names;
-  for (const auto& [name, use] : kMemoUses) names.emplace_back(name);
-  return names;
-}
 
 // A policy comes from exactly one of an answer, a weights file and a profile.
 void add_weights_options(CLI::App& command, BenchRequest& options) {
@@ -75,7 +70,8 @@ void add_bench_command(CLI::App& app) {
                     "Also count one grade's instructions on 1 thread under valgrind (Debian's valgrind)");
   command->add_option("--json", options->json_path, "Also write Google Benchmark JSON here ('-' = stdout, no table)");
   command->add_option("--memo", options->memo,
-                      "The exact policy memo: auto (as grades: used while it pays), always or never")
+                      "The exact policy memo: auto (as grades: whichever way is measured faster), hits (while half "
+                      "of each window's lookups hit), always or never")
       ->check(CLI::IsMember(memo_names()));
   command->callback([options] {
     // Thread counts past the cores are timed at the cores (oneTBB runs no more), each once.

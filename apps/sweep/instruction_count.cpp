@@ -16,6 +16,7 @@
 
 #include "apps/cli/errors.hpp"
 #include "apps/cli/files.hpp"
+#include "apps/cli/memo_uses.hpp"
 
 extern char** environ;
 
@@ -143,8 +144,8 @@ std::optional<std::int64_t> count_instructions(const std::string& executable, co
   const TemporaryFolder folder;
   const std::string manifest = write_manifest(folder.path(), workload);
   return count_in(folder,
-                  {executable, "batch", manifest, "--threads", "1", "--cache", "0", "--lockstep",
-                   std::to_string(lockstep), "--quiet", "--no-timings", "--out", "/dev/null"},
+                  {executable, "batch", manifest, "--threads", "1", "--cache", "0", "--memo", counted_memo("auto"),
+                   "--lockstep", std::to_string(lockstep), "--quiet", "--no-timings", "--out", "/dev/null"},
                   cancel);
 }
 

@@ -7,15 +7,17 @@
 namespace weightspace {
 
 // Whether the engine consults its exact memo of the policy (engine/policy_memo.hpp).
-// automatic: while its hit rate pays.
-enum class PolicyMemoUse { automatic, always, never };
+// automatic: whichever way is measured to be faster during the grade (engine/memo_choice.hpp).
+// hit_rate: while at least half of each window's lookups hit, decided on counts alone, so that
+// the same grade takes the same steps every time (instruction counts under valgrind).
+enum class PolicyMemoUse { automatic, hit_rate, always, never };
 
 // What the memo did in one run (summed over the threads of a grade).
 struct PolicyMemoStats {
   std::int64_t lookups = 0;  // steps whose action came through the memo
   std::int64_t hits = 0;     // of those, the steps that found their observation stored
   std::int64_t entries = 0;  // restricted observations stored (the largest of the threads')
-  std::int64_t runs_without = 0;  // runs that went without it (turned off, or never used)
+  std::int64_t runs_without = 0;  // runs that ended without it (left, or never used)
 };
 
 // How a grade's episodes are played. None of these changes a result, only how fast it comes.

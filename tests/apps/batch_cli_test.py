@@ -81,6 +81,8 @@ class Batch(FolderCase):
         one = batch(*args, "--threads", "1").stdout
         two = batch(*args, "--threads", "2", "--batch", "3").stdout
         self.assertEqual(one, two)
+        for memo in ("hits", "always", "never"):  # the memo never changes a result either
+            self.assertEqual(batch(*args, "--threads", "2", "--memo", memo).stdout, one, memo)
         out = lines(one)
         files = sorted(os.path.join(root, name) for root, _, names in os.walk(answers) for name in names)
         files += sorted(os.path.join(trajectories, name) for name in os.listdir(trajectories))
@@ -251,6 +253,9 @@ class Batch(FolderCase):
         self.assertEqual(batch(path, "--game", "breakout", "--resume", check=False).returncode, 2)
         self.assertEqual(batch(path, "--game", "breakout", "--episodes", "0x10", check=False).returncode, 2)
         self.assertEqual(batch(path, "--game", "breakout", "--threads", "100000", check=False).returncode, 2)
+        refused = batch(path, "--game", "breakout", "--memo", "sometimes", check=False)
+        self.assertEqual(refused.returncode, 2)
+        self.assertIn("--memo", refused.stderr)
         full = batch(path, "--game", "breakout", "--episodes", "2", "--out", "/dev/full", "--quiet", check=False)
         self.assertEqual(full.returncode, 1)
         self.assertIn("No space left on device", full.stderr)

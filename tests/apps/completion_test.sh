@@ -25,6 +25,7 @@ check "$(complete_words weightspace grade --game bre)" "breakout"
 check "$(complete_words weightspace batch --game al)" "all"
 check "$(complete_words weightspace grade --source s)" "synth"
 check "$(complete_words weightspace bench --memo a)" "auto always"
+check "$(complete_words weightspace batch --memo h)" "hits"
 folder=$(mktemp -d)
 trap 'rm -rf "$folder"' EXIT
 cat >"$folder/sweep.toml" <<'TOML'

@@ -92,13 +92,65 @@ TEST(Scheduler, MemoLeftPartWayGivesTheSameResults) {
   options.memo_stats = &stats;
   run_episodes<Asterix>(weights, automatic, options);
   EXPECT_EQ(stats.runs_without, 1);
-  EXPECT_GE(stats.lookups, Lockstep<Asterix>::kWindowLookups);
+  EXPECT_GE(stats.lookups, MemoChoice::kWindowSteps);
   EXPECT_LT(stats.lookups, std::accumulate(automatic.begin(), automatic.end(), std::int64_t{0},
                                            [](std::int64_t sum, const EpisodeResult& r) { return sum + r.length; }));
   for (std::size_t i = 0; i < without.size(); ++i) {
     ASSERT_EQ(automatic[i].score, without[i].score) << "episode " << i;
     ASSERT_EQ(automatic[i].length, without[i].length) << "episode " << i;
   }
+}
+
+// A clock whose readings advance by 3, 0.05 and 0.05 in turn, so that the stretches an
+// automatic memo's choice times (windows, the first quarter of a trial) come out fast and slow
+// in an order that keeps switching the memo off and on.
+int seesaw_reads = 0;
+double seesaw_clock() {
+  static double now = 0.0;
+  now += ++seesaw_reads % 3 == 0 ? 3.0 : 0.05;
+  return now;
+}
+
+// A policy that reads channel 0 alone (the player's cell): its observations repeat, so its memo
+// hits and is kept, and every step still runs the forward pass's three layers on a miss.
+Weights player_weights() {
+  Weights weights;
+  const std::span<float> w1 = weights.tensor(Tensor::W1);
+  for (int cell = 0; cell < 100; ++cell) w1[static_cast<std::size_t>(cell * 6 * kHiddenCount)] = 0.01f * cell - 0.5f;
+  weights.tensor(Tensor::W2)[0] = 1.5f;
+  const std::span<float> w3 = weights.tensor(Tensor::W3);
+  for (int a = 0; a < kActionCount; ++a) w3[static_cast<std::size_t>(a)] = 0.4f * a - 1.0f;
+  return weights;
+}
+
+// Every way a game keys its memo: boards (breakout), its own written list (freeway), cells or
+// boards by the shorter key (seaquest).
+template <Game G>
+void expect_switching_changes_nothing(int episodes) {
+  const Weights weights = player_weights();
+  const Policy policy(weights);
+  std::vector<EpisodeResult> results(static_cast<std::size_t>(episodes));
+  EpisodeQueue queue(episodes, 1);
+  Lockstep<G> lockstep(32);
+  seesaw_reads = 0;
+  const PolicyMemoStats stats = lockstep.run(policy, queue, results, false, PolicyMemoUse::automatic, seesaw_clock);
+  std::int64_t steps = 0;
+  for (const EpisodeResult& result : results) steps += result.length;
+  ASSERT_GT(steps, 40 * MemoChoice::kWindowSteps) << G::name;  // windows enough for many trials
+  EXPECT_GT(stats.lookups, (MemoChoice::kFirstTrial - 1) * MemoChoice::kWindowSteps) << G::name;
+  EXPECT_LT(stats.lookups, steps * 3 / 4) << G::name;  // a good part of the run went without it
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const EpisodeResult alone = run_episode<G>(weights, static_cast<std::int64_t>(i));
+    ASSERT_EQ(results[i].score, alone.score) << G::name << " episode " << i;
+    ASSERT_EQ(results[i].length, alone.length) << G::name << " episode " << i;
+  }
+}
+
+TEST(Scheduler, TheMemoSwitchedOnAndOffPartWayGivesTheSameResults) {
+  expect_switching_changes_nothing<Breakout>(8000);
+  expect_switching_changes_nothing<Freeway>(64);
+  expect_switching_changes_nothing<Seaquest>(4000);
+  expect_switching_changes_nothing<Asterix>(2000);
 }
 
 // A memo that pays stays on for the whole grade; one that has no entries is never consulted.

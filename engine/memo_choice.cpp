@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/memo_choice.hpp"
+
+#include <algorithm>
+#include <ctime>
+
+namespace weightspace {
+
+double thread_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+bool MemoChoice::window_ended(const PolicyMemoStats& stats) {
+  const std::int64_t lookups = stats.lookups - window_.lookups;
+  const std::int64_t hits = stats.hits - window_.hits;
+  if (!timed_) {  // hit_rate
+    if (hits * 16 < lookups * kHalfHitsPer16) {
+      watching_ = false;
+      return switch_way();
+    }
+    begin_window(0.0, stats);
+    return false;
+  }
+  // The first window holds the memo's warm-up misses (the breakout example, 99.5% hits in all,
+  // hits 43% of its first 2048 steps and 84% of the next): the floor applies from the second.
+  const bool warming = ++windows_ == 1;
+  if (memo_ && !warming && hits * 16 < lookups * kFloorHitsPer16) {
+    watching_ = false;
+    return switch_way();
+  }
+  const double now = clock_();
+  const double cost = (now - began_) / static_cast<double>(steps_);
+  // The other way lost: back to the way kept, tried again after a longer wait.
+  auto lost = [&](bool clearly) {
+    wait_ = std::min(wait_ * (clearly ? 8 : 2), kLongestWait);
+    left_ = wait_;
+    phase_ = Phase::timing;
+    begin_window(now, stats);
+    return switch_way();
+  };
+  switch (phase_) {
+    case Phase::timing:
+      kept_cost_ = cost;
+      begin_window(now, stats);
+      // A memo that misses half of its second window rarely pays: tried at once, not after
+      // filling (synth seaquest's example, 25-40% hits, took 7% longer with the wait).
+      if (windows_ == 2 && hits * 16 < lookups * kHalfHitsPer16) left_ = 1;
+      if (--left_ > 0) return false;
+      phase_ = Phase::trying;
+      return switch_way();
+    case Phase::trying:  // a quarter of the trial window
+      if (cost > kept_cost_ * kClearWin) return lost(true);
+      phase_ = Phase::trying_on;
+      return false;
+    case Phase::trying_on:
+      if (cost < kept_cost_ * kSwitchBelow) {  // the other way is faster: kept from now on
+        kept_cost_ = cost;
+        wait_ = left_ = kFirstWait;
+        phase_ = Phase::timing;
+        begin_window(now, stats);
+        return false;
+      }
+      return lost(cost > kept_cost_ * kClearWin);
+  }
+  return false;
+}
+
+}  // namespace weightspace

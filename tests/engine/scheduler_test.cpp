@@ -80,7 +80,7 @@ static_assert(!observation_may_raise<Breakout> && !observation_may_raise<SynthSe
 
 // An automatic grade whose memo stops paying goes on without it, part-way through its
 // episodes, with the same results. Dense weights on asterix hit a few percent of the time
-// (docs/performance.md); the memo is left after its first window of lookups.
+// (docs/performance.md); the memo is left after its second window (the first fills it).
 TEST(Scheduler, MemoLeftPartWayGivesTheSameResults) {
   const Weights weights = testing::golden_weight_set(0);
   std::vector<EpisodeResult> without(300), automatic(300);

@@ -25,7 +25,10 @@ bool MemoChoice::window_ended(const PolicyMemoStats& stats) {
   }
   // The first window holds the memo's warm-up misses (the breakout example, 99.5% hits in all,
   // hits 43% of its first 2048 steps and 84% of the next): the floor applies from the second.
-  const bool warming = ++windows_ == 1;
+  // Counted up to 3 only: all that is asked is the first and the second, and a grade may hold
+  // more windows than an int counts (526 M episodes of 10,000 steps: 2.6e9 windows).
+  windows_ = std::min(windows_ + 1, 3);
+  const bool warming = windows_ == 1;
   if (memo_ && !warming && hits * 16 < lookups * kFloorHitsPer16) {
     watching_ = false;
     return switch_way();

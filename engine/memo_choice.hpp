@@ -100,7 +100,7 @@ class MemoChoice {
   double kept_cost_ = 0.0;     // seconds per slot-step of the way kept, its last timed window
   int wait_ = kFirstWait / 2;  // doubled at the first trial the way kept wins
   int left_ = kFirstTrial;     // windows of the way kept before the other is tried
-  int windows_ = 0;           // timed windows ended
+  int windows_ = 0;           // timed windows ended: 0, 1, 2, or 3 for more
 };
 
 }  // namespace weightspace

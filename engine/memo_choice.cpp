@@ -13,13 +13,12 @@ double thread_cpu_seconds() {
 }
 
 bool MemoChoice::window_ended(const PolicyMemoStats& stats) {
-  const std::int64_t lookups = stats.lookups - window_.lookups;
-  const std::int64_t hits = stats.hits - window_.hits;
+  // Whether fewer than per16 in 16 of the window's lookups hit.
+  auto hits_below = [lookups = stats.lookups - window_.lookups, hits = stats.hits - window_.hits](std::int64_t per16) {
+    return hits * 16 < lookups * per16;
+  };
   if (!timed_) {  // hit_rate
-    if (hits * 16 < lookups * kHalfHitsPer16) {
-      watching_ = false;
-      return switch_way();
-    }
+    if (hits_below(kHalfHitsPer16)) return leave_memo();
     begin_window(0.0, stats);
     return false;
   }
@@ -29,10 +28,7 @@ bool MemoChoice::window_ended(const PolicyMemoStats& stats) {
   // more windows than an int counts (526 M episodes of 10,000 steps: 2.6e9 windows).
   windows_ = std::min(windows_ + 1, 3);
   const bool warming = windows_ == 1;
-  if (memo_ && !warming && hits * 16 < lookups * kFloorHitsPer16) {
-    watching_ = false;
-    return switch_way();
-  }
+  if (memo_ && !warming && hits_below(kFloorHitsPer16)) return leave_memo();
   const double now = clock_();
   const double cost = (now - began_) / static_cast<double>(steps_);
   // The other way lost: back to the way kept, tried again after a longer wait.
@@ -49,7 +45,7 @@ bool MemoChoice::window_ended(const PolicyMemoStats& stats) {
       begin_window(now, stats);
       // A memo that misses half of its second window rarely pays: tried at once, not after
       // filling (synth seaquest's example, 25-40% hits, took 7% longer with the wait).
-      if (windows_ == 2 && hits * 16 < lookups * kHalfHitsPer16) left_ = 1;
+      if (windows_ == 2 && hits_below(kHalfHitsPer16)) left_ = 1;
       if (--left_ > 0) return false;
       phase_ = Phase::trying;
       return switch_way();

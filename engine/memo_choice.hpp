@@ -25,9 +25,10 @@ double thread_cpu_seconds();
 // kFirstTrial windows, while it fills (two, when fewer than half of the second one's lookups
 // hit); then the last of them is compared with a trial window of the other way, and the
 // faster per step is kept. A trial clearly slower (by kClearWin) after a quarter of its window
-// ends there. The way kept is tried against the other again after kFirstWait windows, then after twice as many each time it wins again (eight
-// times as many when it won clearly), up to kLongestWait: hit rates change as the memo fills,
-// and a slow minute of the machine may have misled one comparison. A trial costs part of a
+// ends there. The way kept is tried against the other again after kFirstWait windows, then
+// after twice as many each time it wins again (eight times as many when it won clearly), up
+// to kLongestWait: hit rates change as the memo fills, and a slow minute of the machine may
+// have misled one comparison. A trial costs part of a
 // window of the slower way, so a short grade (a few windows) has none and a long one a few. A
 // memo window with fewer than kFloorHitsPer16 in 16 hits cannot pay whatever the times say
 // (each miss costs a key on top of the forward pass): the run then leaves the memo for good,
@@ -87,6 +88,11 @@ class MemoChoice {
   bool switch_way() {
     memo_ = !memo_;
     return true;
+  }
+  // Only ever called with the memo on.
+  bool leave_memo() {
+    watching_ = false;
+    return switch_way();
   }
 
   bool memo_;

@@ -11,17 +11,13 @@
 #include <thread>
 
 #include "apps/bench/rollout_bench.hpp"
+#include "apps/cli/memo_uses.hpp"
 #include "apps/sweep/speed_stats.hpp"
 #include "policy/tanh.hpp"
 
 namespace weightspace::app {
 
 namespace {
-
-std::string_view memo_use_name(PolicyMemoUse use) {
-  return std::find_if(kMemoUses.begin(), kMemoUses.end(), [use](const auto& entry) { return entry.second == use; })
-      ->first;
-}
 
 double median_of(const std::vector<double>& values) { return median(values); }
 
@@ -73,7 +69,7 @@ nlohmann::ordered_json context(const BenchWeights& weights, const GradeRequest& 
           {"simd", simd_level_name(best_simd_level())},
           {"weights", weights.label},
           {"weights_sha256", weights.sha256},
-          {"memo", memo_use_name(request.run.memo)},
+          {"memo", memo_name(request.run.memo)},
           {"episodes", request.episodes},
           {"min_time_seconds", min_time}};
 }

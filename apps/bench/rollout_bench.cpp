@@ -12,6 +12,7 @@
 #include "apps/cli/errors.hpp"
 #include "apps/cli/files.hpp"
 #include "apps/cli/grade_options.hpp"
+#include "apps/cli/memo_uses.hpp"
 #include "apps/sweep/instruction_count.hpp"
 #include "bench/weight_profiles.hpp"
 #include "games/registry.hpp"

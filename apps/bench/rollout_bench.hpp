@@ -3,16 +3,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
-#include <utility>
 #include <vector>
 
 #include "apps/batch/answer_input.hpp"
-#include "apps/cli/memo_uses.hpp"
 #include "engine/grade.hpp"
 
 namespace weightspace::app {

@@ -10,6 +10,7 @@
 #include "apps/cli/command_line.hpp"
 #include "apps/cli/errors.hpp"
 #include "apps/cli/grade_options.hpp"
+#include "apps/cli/memo_uses.hpp"
 #include "apps/cli/plural.hpp"
 #include "apps/cli/progress.hpp"
 
@@ -87,6 +88,23 @@ TEST(FlagGames, TrimsExpandsAllAndRefusesUnknownNames) {
     EXPECT_NE(std::string(error.what()).find("did you mean 'breakout'"), std::string::npos) << error.what();
   }
   EXPECT_THROW(flag_games({"breakout", " "}, "original"), UsageError);
+}
+
+TEST(MemoUses, EveryNameMapsBackAndAnotherIsRefused) {
+  const std::vector<std::string> names = memo_names();
+  ASSERT_EQ(names.size(), kMemoUses.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    EXPECT_EQ(memo_use(names[i]), kMemoUses[i].second) << names[i];
+    EXPECT_EQ(memo_name(kMemoUses[i].second), names[i]);
+  }
+  EXPECT_EQ(memo_use("auto"), PolicyMemoUse::automatic);
+  EXPECT_EQ(memo_use("hits"), PolicyMemoUse::hit_rate);
+  EXPECT_EQ(memo_use("always"), PolicyMemoUse::always);
+  EXPECT_EQ(memo_use("never"), PolicyMemoUse::never);
+  EXPECT_THROW(memo_use("Auto"), std::invalid_argument);
+  EXPECT_THROW(memo_use(""), std::invalid_argument);
+  EXPECT_EQ(counted_memo("auto"), "hits");
+  EXPECT_EQ(counted_memo("never"), "never");
 }
 
 TEST(Plural, CountsInWords) {

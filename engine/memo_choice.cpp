@@ -44,7 +44,8 @@ bool MemoChoice::window_ended(const PolicyMemoStats& stats) {
       kept_cost_ = cost;
       begin_window(now, stats);
       // A memo that misses half of its second window rarely pays: tried at once, not after
-      // filling (synth seaquest's example, 25-40% hits, took 7% longer with the wait).
+      // filling (synth seaquest's example, 25-40% hits, took 3% longer with the wait: 826
+      // against 799 ms, 40 copies, medians of 9 alternated runs, docs/performance.md).
       if (windows_ == 2 && hits_below(kHalfHitsPer16)) left_ = 1;
       if (--left_ > 0) return false;
       phase_ = Phase::trying;

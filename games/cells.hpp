@@ -40,7 +40,8 @@ namespace detail {
 #if WEIGHTSPACE_COMPRESS_EXTRACT
 inline bool cpu_has_compress() {
   static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                          __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2");
+                          __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") &&
+                          __builtin_cpu_supports("avx512vbmi2");
   return has;
 }
 #endif
@@ -71,19 +72,20 @@ class InputMask {
     return mask;
   }
 
-  constexpr void set(int input) { words_[static_cast<std::size_t>(input >> 6)] |= std::uint64_t{1} << (input & 63); }
-  constexpr bool test(int input) const { return (words_[static_cast<std::size_t>(input >> 6)] >> (input & 63)) & 1U; }
-  constexpr bool empty() const { return count() == 0; }
-  constexpr int count() const {
-    int total = 0;
-    for (const std::uint64_t word : words_) total += std::popcount(word);
-    return total;
+  constexpr void set(int input) {
+    count_ += test(input) ? 0 : 1;
+    words_[static_cast<std::size_t>(input >> 6)] |= std::uint64_t{1} << (input & 63);
   }
+  constexpr bool test(int input) const { return (words_[static_cast<std::size_t>(input >> 6)] >> (input & 63)) & 1U; }
+  constexpr bool empty() const { return count_ == 0; }
+  constexpr int count() const { return count_; }
   // Inputs 64w .. 64w+63 (bit k: input 64w + k).
   constexpr std::uint64_t word(int w) const { return words_[static_cast<std::size_t>(w)]; }
+  const std::uint64_t* data() const { return words_.data(); }
 
  private:
   std::array<std::uint64_t, kWords> words_{};
+  int count_ = 0;
 };
 
 inline constexpr InputMask kAllInputs = InputMask::all();
@@ -135,46 +137,71 @@ class ObservationBits {
     out.count = count;
   }
 
+  // extract_compressed's sparse masks (below).
+  static constexpr int kFewInputs = 64;
+
 #if WEIGHTSPACE_COMPRESS_EXTRACT
-  // A word (64 inputs) at a time, with no branch on the bits but a rarely taken one: a byte
-  // compress packs the offsets of the set bits, which are widened to 16 bits and rebased.
-  // The loop above mispredicts the end of nearly every word, which in a rollout cost more
-  // than the painting. Each word stores 32 indices, those past the count landing in the
-  // padding; a word with more than 32 set bits (never in the original games) adds the rest
-  // one by one.
-  [[gnu::target("avx512f,avx512bw,avx512vbmi,avx512vbmi2")]] void extract_compressed(
+  // A word (64 inputs) at a time, with no branch on the bits (compress_word). The loop above
+  // mispredicts the end of nearly every word, which in a rollout cost more than the painting.
+  // A compress costs 5 cycles on Zen 4 whatever it packs, and a policy reading a few dozen
+  // inputs (hand-written answers often do) finds most of its words empty: for a mask of at
+  // most kFewInputs, one test of all ten words picks those holding a set input, at the price of
+  // a loop whose length varies (a mispredicted end); a denser mask's words are all visited, a
+  // loop the same for the whole grade (synth space_invaders' example took 5% longer with the
+  // test; synth seaquest's random answers 6-10% less without the memo, 1-2% less with the
+  // automatic choice, which serves most steps from the memo: docs/performance.md).
+  [[gnu::target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]] void extract_compressed(
       ActiveInputs& out, const InputMask& mask = kAllInputs) const {
-    static_assert(ActiveInputs::kPadding >= 32);
-    __m512i offsets = _mm512_set_epi64(0x3f3e3d3c3b3a3938, 0x3736353433323130, 0x2f2e2d2c2b2a2928,
-                                       0x2726252423222120, 0x1f1e1d1c1b1a1918, 0x1716151413121110,
-                                       0x0f0e0d0c0b0a0908, 0x0706050403020100);
-    // Byte 2k of `widen` is k: with the odd bytes zeroed, a byte permute zero-extends.
-    const __m512i widen = _mm512_set_epi64(0x001f001e001d001c, 0x001b001a00190018, 0x0017001600150014,
-                                           0x0013001200110010, 0x000f000e000d000c, 0x000b000a00090008,
-                                           0x0007000600050004, 0x0003000200010000);
-    constexpr __mmask64 kEvenBytes = 0x5555555555555555;
+    static_assert(ActiveInputs::kPadding >= 32 && kWords == 10 && InputMask::kWords == kWords);
     int count = 0;
-    for (int w = 0; w < kWords; ++w) {
-      if (mask.word(w) == 0) continue;
-      const std::uint64_t bits = words_[static_cast<std::size_t>(w)] & mask.word(w);
-      const __m512i packed = _mm512_maskz_compress_epi8(bits, offsets);
-      const __m512i base = _mm512_set1_epi16(static_cast<short>(64 * w));
-      std::uint16_t* at = out.index.data() + count;
-      const __m512i low = _mm512_maskz_permutexvar_epi8(kEvenBytes, widen, packed);  // 32 bytes -> 32 words
-      _mm512_storeu_si512(at, _mm512_add_epi16(low, base));
-      const int set = std::popcount(bits);
-      if (set > 32) [[unlikely]] {
-        alignas(64) std::uint8_t bytes[64];
-        _mm512_store_si512(bytes, packed);
-        for (int k = 32; k < set; ++k) at[k] = static_cast<std::uint16_t>(64 * w + bytes[k]);
+    if (mask.count() <= kFewInputs) {
+      // Bit w: word w holds a set input of the mask.
+      const unsigned low = _mm512_test_epi64_mask(_mm512_loadu_si512(words_.data()), _mm512_loadu_si512(mask.data()));
+      const unsigned high =
+          _mm_test_epi64_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(words_.data() + 8)),
+                              _mm_loadu_si128(reinterpret_cast<const __m128i*>(mask.data() + 8)));
+      for (unsigned words = low | high << 8; words != 0; words &= words - 1) {
+        const int w = std::countr_zero(words);
+        count += compress_word(words_[static_cast<std::size_t>(w)] & mask.word(w), w, out.index.data() + count);
       }
-      count += set;
+    } else {
+      for (int w = 0; w < kWords; ++w) {
+        if (mask.word(w) == 0) continue;
+        count += compress_word(words_[static_cast<std::size_t>(w)] & mask.word(w), w, out.index.data() + count);
+      }
     }
     out.count = count;
   }
 #endif
 
  private:
+#if WEIGHTSPACE_COMPRESS_EXTRACT
+  // Writes the inputs 64w + k of the set bits k of `bits` at `at`, ascending, and returns how
+  // many: a byte compress packs the offsets of the set bits, which are widened to 16 bits and
+  // rebased. 32 indices are stored whatever the count, those past it landing in the padding;
+  // a word with more than 32 set bits (never in the original games) adds the rest one by one.
+  [[gnu::target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"), gnu::always_inline]] static int compress_word(
+      std::uint64_t bits, int w, std::uint16_t* at) {
+    const __m512i offsets = _mm512_set_epi64(0x3f3e3d3c3b3a3938, 0x3736353433323130, 0x2f2e2d2c2b2a2928,
+                                             0x2726252423222120, 0x1f1e1d1c1b1a1918, 0x1716151413121110,
+                                             0x0f0e0d0c0b0a0908, 0x0706050403020100);
+    // Byte 2k of `widen` is k: with the odd bytes zeroed, a byte permute zero-extends.
+    const __m512i widen = _mm512_set_epi64(0x001f001e001d001c, 0x001b001a00190018, 0x0017001600150014,
+                                           0x0013001200110010, 0x000f000e000d000c, 0x000b000a00090008,
+                                           0x0007000600050004, 0x0003000200010000);
+    constexpr __mmask64 kEvenBytes = 0x5555555555555555;
+    const __m512i packed = _mm512_maskz_compress_epi8(bits, offsets);
+    const __m512i low = _mm512_maskz_permutexvar_epi8(kEvenBytes, widen, packed);  // 32 bytes -> 32 words
+    _mm512_storeu_si512(at, _mm512_add_epi16(low, _mm512_set1_epi16(static_cast<short>(64 * w))));
+    const int set = std::popcount(bits);
+    if (set > 32) [[unlikely]] {
+      alignas(64) std::uint8_t bytes[64];
+      _mm512_store_si512(bytes, packed);
+      for (int k = 32; k < set; ++k) at[k] = static_cast<std::uint16_t>(64 * w + bytes[k]);
+    }
+    return set;
+  }
+#endif
   std::array<std::uint64_t, kWords> words_{};
 };
 

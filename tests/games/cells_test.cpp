@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <numeric>
 #include <random>
 #include <set>
 #include <utility>
@@ -56,6 +57,32 @@ TEST(ObservationBits, ExtractListsEachSetInputOnceInAscendingOrder) {
         ASSERT_EQ(listed(compressed), want) << round;
       }
 #endif
+    }
+  }
+}
+
+// extract_compressed visits the words differently for masks of up to kFewInputs inputs and
+// for denser ones: both, at the boundary, on observations from empty to full.
+TEST(ObservationBits, ExtractIsTheSameEitherSideOfTheFewInputsBoundary) {
+  std::mt19937 generator(11);
+  for (int round = 0; round < 400; ++round) {
+    std::vector<int> order(kInputs);
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), generator);
+    ObservationBits bits;
+    const double density = std::uniform_real_distribution<double>(0, 1)(generator);
+    for (int input = 0; input < kInputs; ++input) {
+      if (std::bernoulli_distribution(density)(generator)) bits.set(input);
+    }
+    for (const int read : {ObservationBits::kFewInputs, ObservationBits::kFewInputs + 1, 1, 0}) {
+      InputMask mask;
+      for (int i = 0; i < read; ++i) mask.set(order[static_cast<std::size_t>(i)]);
+      mask.set(order[0]);  // a second set changes nothing
+      ASSERT_EQ(mask.count(), std::max(read, 1));
+      ActiveInputs portable, chosen;
+      bits.extract_portable(portable, mask);
+      bits.extract(chosen, mask);
+      ASSERT_EQ(listed(chosen), listed(portable)) << round << " " << read;
     }
   }
 }

@@ -20,17 +20,16 @@ double thread_cpu_seconds();
 // without the memo (its policy costs less than a key), and the seaquest example, 97% hits, a
 // third less with it (docs/performance.md, "The memo chosen by time").
 //
-// So the run is cut into windows of kWindowSteps slot-steps, each timed on the thread's CPU
-// clock (time the thread was preempted does not count). The memo is used for the first
-// kFirstTrial windows, while it fills (two, when fewer than half of the second one's lookups
-// hit); then the last of them is compared with a trial window of the other way, and the
-// faster per step is kept. A trial clearly slower (by kClearWin) after a quarter of its window
-// ends there. The way kept is tried against the other again after kFirstWait windows, then
-// after twice as many each time it wins again (eight times as many when it won clearly), up
-// to kLongestWait: hit rates change as the memo fills, and a slow minute of the machine may
-// have misled one comparison. A trial costs part of a
-// window of the slower way, so a short grade (a few windows) has none and a long one a few. A
-// memo window with fewer than kFloorHitsPer16 in 16 hits cannot pay whatever the times say
+// So the run is cut into windows of kWindowSteps slot-steps, each timed on the thread's CPU clock
+// (time the thread was preempted does not count). The memo is used for the first kFirstTrial
+// windows, while it fills (two, when fewer than half of the second one's lookups hit); then the
+// last of them is compared with a trial window of the other way, and the faster per step is kept.
+// A trial clearly slower (by kClearWin) after a quarter of its window ends there. The way kept is
+// tried against the other again after kFirstWait windows, then after twice as many each time it
+// wins again (eight times as many when it won clearly), up to kLongestWait: hit rates change as
+// the memo fills, and a slow minute of the machine may have misled one comparison. A trial costs
+// part of a window of the slower way, so a short grade (a few windows) has none and a long one a
+// few. A memo window with fewer than kFloorHitsPer16 in 16 hits cannot pay whatever the times say
 // (each miss costs a key on top of the forward pass): the run then leaves the memo for good,
 // deterministically. The first window is spared that: it holds the memo's warm-up misses.
 //

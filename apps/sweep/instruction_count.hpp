@@ -15,13 +15,13 @@ namespace weightspace::app {
 
 // The instructions it takes to grade a speed workload, counted by valgrind's callgrind (Debian's
 // valgrind): `executable batch` grades the records on one thread with the cache off and the memo
-// chosen by hit rate (`--memo hits`: the automatic choice follows the clock, which under
-// valgrind measures valgrind), in a child process under `valgrind --tool=callgrind`, and the
-// count is callgrind's summary. Unlike wall time it does not move with the machine's load: the
-// same code on the same inputs and SIMD level gives the same count (to a few instructions of the
-// loader's environment), so a gate on it raises no false alarm. valgrind slows the grading some 50-fold; a sanitized build does not run
-// under it. Errors (no valgrind, the child failing) are CommandErrors; nullopt when cancelled
-// (the child is then killed).
+// chosen by hit rate (`--memo hits`: the automatic choice follows the clock, which under valgrind
+// measures valgrind), in a child process under `valgrind --tool=callgrind`, and the count is
+// callgrind's summary. Unlike wall time it does not move with the machine's load: the same code on
+// the same inputs and SIMD level gives the same count (to a few instructions of the loader's
+// environment), so a gate on it raises no false alarm. valgrind slows the grading some 50-fold; a
+// sanitized build does not run under it. Errors (no valgrind, the child failing) are
+// CommandErrors; nullopt when cancelled (the child is then killed).
 std::optional<std::int64_t> count_instructions(const std::string& executable, const std::vector<BatchRecord>& workload,
                                                int lockstep, const std::atomic<bool>& cancel);
 

@@ -2,8 +2,9 @@
 """Two or more weightspace binaries on the same answers, alternated round by round, so that a
 slow minute of a shared machine hits each of them: the CPU milliseconds (user + system) of
 `weightspace batch --threads 1 --cache 0 --no-timings` over the answers, the median of --rounds
-per binary, every sample, and each median against the first binary's. The binaries must
-write the same lines (the script exits 1 otherwise): a speed change never changes a grade.
+per binary, every sample, and each median against the first binary's (the processes run by
+bench/batch_timing.py's Timer, as the batch table's). The binaries must write the same lines
+(the script exits 1 otherwise): a speed change never changes a grade.
 
 The measurements in docs/performance.md quoted as "alternated" come from this script (until
 2026-12-07 a throwaway /tmp/ab.sh doing the same with `perf stat -e task-clock`).
@@ -17,9 +18,11 @@ import argparse
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from batch_timing import Timer  # noqa: E402
 
 
 def parse_args() -> argparse.Namespace:
@@ -47,32 +50,18 @@ def parse_args() -> argparse.Namespace:
     return a
 
 
-def cpu_ms(args, binary: str, out: str) -> float:
-    """One batch process: its user + system CPU milliseconds; raises on failure."""
-    command = [binary, "batch", "--game", args.game, "--source", args.source, "--episodes", str(args.episodes),
-               "--threads", "1", "--cache", "0", "--memo", args.memo, "--quiet", "--no-timings", "--out", out,
-               args.answers]
-    if args.cpu is not None:
-        command = ["taskset", "-c", str(args.cpu)] + command
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    stderr = process.stderr.read().decode(errors="replace")
-    process.stderr.close()
-    if process.returncode != 0:
-        raise RuntimeError(f"{binary} exited {process.returncode}: {stderr.strip()}")
-    return 1000.0 * (usage.ru_utime + usage.ru_stime)
-
-
 def main() -> int:
     args = parse_args()
     samples = [[] for _ in args.binaries]  # by position: a binary may be named twice
+    texts = [b""] * len(args.binaries)
+    pin = None if args.cpu is None else str(args.cpu)
     with tempfile.TemporaryDirectory() as work:
-        outputs = [os.path.join(work, f"{k}.jsonl") for k in range(len(args.binaries))]
+        timer = Timer(work, ("alternate", args.source, args.game), [args.answers], args.episodes, "cpu")
         for _ in range(args.rounds):
             for k, binary in enumerate(args.binaries):
-                samples[k].append(cpu_ms(args, binary, outputs[k]))
-        texts = [open(out, "rb").read() for out in outputs]
+                seconds = timer.run(binary, [args.answers], 1, pin, extra=("--memo", args.memo, "--no-timings"))
+                samples[k].append(1000.0 * seconds)
+                texts[k] = timer.lines()
     base = statistics.median(samples[0])
     for binary, times, text in zip(args.binaries, samples, texts):
         median = statistics.median(times)

@@ -84,21 +84,21 @@ static_assert(!observation_may_raise<Breakout> && !observation_may_raise<SynthSe
 // by time, which differs between builds: a scalar forward pass makes the memo pay.)
 TEST(Scheduler, MemoLeftPartWayGivesTheSameResults) {
   const Weights weights = testing::golden_weight_set(0);
-  std::vector<EpisodeResult> without(300), automatic(300);
+  std::vector<EpisodeResult> without(300), by_hits(300);
   RunOptions options{1, 32, false};
   options.memo = PolicyMemoUse::never;
   run_episodes<Asterix>(weights, without, options);
   PolicyMemoStats stats;
   options.memo = PolicyMemoUse::hit_rate;
   options.memo_stats = &stats;
-  run_episodes<Asterix>(weights, automatic, options);
+  run_episodes<Asterix>(weights, by_hits, options);
   EXPECT_EQ(stats.runs_without, 1);
   EXPECT_GE(stats.lookups, MemoChoice::kHitRateWindow);
-  EXPECT_LT(stats.lookups, std::accumulate(automatic.begin(), automatic.end(), std::int64_t{0},
+  EXPECT_LT(stats.lookups, std::accumulate(by_hits.begin(), by_hits.end(), std::int64_t{0},
                                            [](std::int64_t sum, const EpisodeResult& r) { return sum + r.length; }));
   for (std::size_t i = 0; i < without.size(); ++i) {
-    ASSERT_EQ(automatic[i].score, without[i].score) << "episode " << i;
-    ASSERT_EQ(automatic[i].length, without[i].length) << "episode " << i;
+    ASSERT_EQ(by_hits[i].score, without[i].score) << "episode " << i;
+    ASSERT_EQ(by_hits[i].length, without[i].length) << "episode " << i;
   }
 }
 

@@ -11,10 +11,12 @@
 #include <weightspace/run_options.hpp>
 
 #include "engine/episode.hpp"
+#include "engine/filter_choice.hpp"
 #include "engine/huge_page_block.hpp"
 #include "engine/memo_choice.hpp"
 #include "engine/policy_memo.hpp"
 #include "engine/seed_plan.hpp"
+#include "games/input_filter.hpp"
 #include "policy/policy.hpp"
 
 namespace weightspace {
@@ -155,6 +157,22 @@ class Lockstep {
     // A cell key or a painted observation needs only the channels the policy reads (the
     // seaquest example: 5 of 10).
     const unsigned raw_channels = raw_channels_read<G>(policy.inputs());
+    // A game that writes its observation leaves out the inputs the policy does not read, when
+    // that pays (FilterChoice).
+    const InputFilter filter(policy.inputs());
+    FilterChoice filtering;
+    auto write_observation = [&](const auto& game, ActiveInputs& out) {  // generic: only writers call it
+      if (filtering.trying()) {
+        game.write_observation(out);
+        const int written = out.count;
+        filter.keep(out);
+        filtering.saw(written, out.count);
+      } else if (filtering.filtering()) {
+        game.write_observation(out, filter);
+      } else {
+        game.write_observation(out);
+      }
+    };
     // Slot running_[k]'s observation goes to observations_[k]; with the memo, its key goes to
     // keys_[k] (its painting to boards_[k] or bits_[k]) and its slot in the memo is asked for,
     // and look_up(k) follows once every running slot has its key: a hit's memo entry is then
@@ -169,7 +187,7 @@ class Lockstep {
         } else {
           bits_[k] = ObservationBits{};
           if constexpr (WritesObservation<G>) {
-            game.write_observation(observations_[k]);
+            write_observation(game, observations_[k]);
             bits_[k].set(observations_[k]);
           } else {
             paint_bits(game, bits_[k], raw_channels);
@@ -178,7 +196,11 @@ class Lockstep {
         }
         memo_.prefetch(keys_[k]);
       } else if (!constant) {
-        observe(game, observations_[k], policy.inputs(), raw_channels);
+        if constexpr (WritesObservation<G>) {
+          write_observation(game, observations_[k]);
+        } else {
+          observe(game, observations_[k], policy.inputs(), raw_channels);
+        }
       } else if constexpr (observation_may_raise<G>) {
         check_observation(game);
       }

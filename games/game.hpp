@@ -65,7 +65,9 @@ __extension__ using CellBoard = unsigned __int128;
 //   paint_boards(cell, board)     board(channel, cells) with a whole CellBoard of a channel:
 //                                 the policy memo keys such a game on boards (games/channel_boards.hpp)
 //   write_observation(out)        the active inputs in ascending order, written directly by a
-//                                 game that knows them without sorting (games/cells.hpp)
+//                                 game that knows them without sorting (games/cells.hpp);
+//   write_observation(out, filter) with it: only those the InputFilter reads
+//                                 (games/input_filter.hpp)
 //   observation_never_raises      `static constexpr bool ... = true;` when paint() never throws,
 //                                 so the engine may skip observing for a policy that ignores it;
 //                                 otherwise it calls check_observation (games/cells.hpp)
@@ -78,13 +80,17 @@ struct BoardProbe {
   void operator()(int, CellBoard) const {}
 };
 struct ActiveInputs;  // games/cells.hpp
+class InputFilter;    // games/input_filter.hpp
 
 template <class G>
 concept PaintsRows = requires(const G& game) { game.paint_rows(CellProbe{}, RowProbe{}); };
 template <class G>
 concept PaintsBoards = requires(const G& game) { game.paint_boards(CellProbe{}, BoardProbe{}); };
 template <class G>
-concept WritesObservation = requires(const G& game, ActiveInputs& out) { game.write_observation(out); };
+concept WritesObservation = requires(const G& game, ActiveInputs& out, const InputFilter& filter) {
+  game.write_observation(out);
+  game.write_observation(out, filter);
+};
 
 // Whether observe(game) may throw (MinAtar's freeway and seaquest can raise while building
 // their state, and the grader crashes there): true unless the game declares otherwise.

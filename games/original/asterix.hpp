@@ -122,9 +122,12 @@ class Asterix {
 
   // observe(): the player (output 0), each entity (enemy output 1, gold output 2) and its
   // trail (output 4); an entity has a row of its own, so a row holds at most three inputs.
-  void write_observation(ActiveInputs& out) const { write_observation_for_cpu(*this, out); }
+  void write_observation(ActiveInputs& out) const { write_observation_for_cpu(*this, out, nullptr); }
+  void write_observation(ActiveInputs& out, const InputFilter& filter) const {
+    write_observation_for_cpu(*this, out, &filter);
+  }
 
-  void write_observation_portable(ActiveInputs& out) const {
+  void write_observation_portable(ActiveInputs& out, const InputFilter* filter = nullptr) const {
     constexpr int kRowInputs = kGridSize * kObservationChannels;
     RowTriples rows;
     const int player_row = wrap_axis(state_.player_y);
@@ -142,7 +145,7 @@ class Asterix {
       rows.set(row, 1, RowTriples::input_if(present, cell));
       rows.set(row, 2, RowTriples::input_if(trail, base + back_x * kObservationChannels + 4));
     }
-    rows.write(out);
+    rows.write(out, filter);
   }
 
 #if WEIGHTSPACE_COMPRESS_EXTRACT
@@ -151,7 +154,7 @@ class Asterix {
   // RowTriples' scalar stores read back as vectors wait for the stores (a fifth of the
   // asterix example's step).
   [[gnu::target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]] void write_observation_avx512(
-      ActiveInputs& out) const {
+      ActiveInputs& out, const InputFilter* filter = nullptr) const {
     static_assert(sizeof(Entity) == 4 && sizeof(state_.entities) == 32);
     const __m256i entities = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(state_.entities.data()));
     const __m256i x = _mm256_srai_epi32(_mm256_slli_epi32(entities, 24), 24);  // int8 x, sign-extended
@@ -172,7 +175,7 @@ class Asterix {
     const __m256i player = RowTriples::only_in_row(
         player_row, player_row * kGridSize * kObservationChannels + wrap_axis(state_.player_x) * kObservationChannels);
     RowTriples::write_compressed(out, player, RowTriples::rows_one_to_eight(_mm256_mask_mov_epi32(none, present, cell)),
-                                 RowTriples::rows_one_to_eight(_mm256_mask_mov_epi32(none, trail, trail_input)));
+                                 RowTriples::rows_one_to_eight(_mm256_mask_mov_epi32(none, trail, trail_input)), filter);
   }
 #endif
 

@@ -114,9 +114,12 @@ class Freeway {
   // speed channel paints it): a row holds its car, its trail and maybe the chicken, so
   // sorting three numbers per row replaces painting and reading back 600 bits. Throws where
   // paint() throws.
-  void write_observation(ActiveInputs& out) const { write_observation_for_cpu(*this, out); }
+  void write_observation(ActiveInputs& out) const { write_observation_for_cpu(*this, out, nullptr); }
+  void write_observation(ActiveInputs& out, const InputFilter& filter) const {
+    write_observation_for_cpu(*this, out, &filter);
+  }
 
-  void write_observation_portable(ActiveInputs& out) const {
+  void write_observation_portable(ActiveInputs& out, const InputFilter* filter = nullptr) const {
     constexpr int kRowInputs = kGridSize * kObservationChannels;
     constexpr int kChickenInput = kChickenColumn * kObservationChannels;  // channel 0
     if (state_.cars.velocity[0] == 0) throw_unbound_trail();
@@ -129,14 +132,14 @@ class Freeway {
       rows.set(index + 1, 1, base + x * kObservationChannels + 1);
       rows.set(index + 1, 2, base + back_x * kObservationChannels + 4);
     }
-    rows.write(out);
+    rows.write(out, filter);
   }
 
 #if WEIGHTSPACE_COMPRESS_EXTRACT
   // The same with the eight cars side by side in 32-bit lanes and the row vectors built in
   // registers (see Asterix::write_observation_avx512).
   [[gnu::target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]] void write_observation_avx512(
-      ActiveInputs& out) const {
+      ActiveInputs& out, const InputFilter* filter = nullptr) const {
     if (state_.cars.velocity[0] == 0) throw_unbound_trail();
     static_assert(kCars == 8);
     const __m256i x = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(state_.cars.x.data())));
@@ -154,7 +157,7 @@ class Freeway {
     const int chicken_row = state_.position;
     const __m256i chicken = RowTriples::only_in_row(
         chicken_row, chicken_row * kGridSize * kObservationChannels + kChickenColumn * kObservationChannels);
-    RowTriples::write_compressed(out, chicken, RowTriples::rows_one_to_eight(cell), RowTriples::rows_one_to_eight(trail));
+    RowTriples::write_compressed(out, chicken, RowTriples::rows_one_to_eight(cell), RowTriples::rows_one_to_eight(trail), filter);
   }
 #endif
 

@@ -128,9 +128,12 @@ class SynthAsterix {
   // trail and perhaps the player, row 9 the lives gauge (at most three cells). No input
   // repeats: the three of a row differ in channel, or (the gauge) in column. The player is in
   // rows 1-8, as act() keeps it.
-  void write_observation(ActiveInputs& out) const { write_observation_for_cpu(*this, out); }
+  void write_observation(ActiveInputs& out) const { write_observation_for_cpu(*this, out, nullptr); }
+  void write_observation(ActiveInputs& out, const InputFilter& filter) const {
+    write_observation_for_cpu(*this, out, &filter);
+  }
 
-  void write_observation_portable(ActiveInputs& out) const {
+  void write_observation_portable(ActiveInputs& out, const InputFilter* filter = nullptr) const {
     constexpr int kRowInputs = kGridSize * kObservationChannels;
     RowTriples rows;
     rows.set(state_.player_y, 0, state_.player_y * kRowInputs + state_.player_x * kObservationChannels);
@@ -147,14 +150,14 @@ class SynthAsterix {
     for (int k = 0; k < kLives; ++k) {
       rows.set(9, k, RowTriples::input_if(static_cast<unsigned>(k < state_.lives), 9 * kRowInputs + k * kObservationChannels + 5));
     }
-    rows.write(out);
+    rows.write(out, filter);
   }
 
 #if WEIGHTSPACE_COMPRESS_EXTRACT
   // The same with the eight objects side by side in 32-bit lanes and the row vectors built in
   // registers (see Asterix::write_observation_avx512); the gauge's cells go to lane 9.
   [[gnu::target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]] void write_observation_avx512(
-      ActiveInputs& out) const {
+      ActiveInputs& out, const InputFilter* filter = nullptr) const {
     const Objects& objects = state_.objects;
     const auto widen = [](const auto& bytes) {  // eight int8 or bool fields in one 64-bit load
       return _mm_loadl_epi64(reinterpret_cast<const __m128i*>(bytes.data()));
@@ -181,7 +184,7 @@ class SynthAsterix {
     __m256i third = RowTriples::rows_one_to_eight(_mm256_mask_mov_epi32(none, trail, trail_input));
     third = _mm256_mask_set1_epi16(third, lives > 2 ? kRow9 : 0, kGauge + 2 * kObservationChannels);
     static_assert(kLives == 3);
-    RowTriples::write_compressed(out, first, second, third);
+    RowTriples::write_compressed(out, first, second, third, filter);
   }
 #endif
 

@@ -154,6 +154,17 @@ TEST(Scheduler, TheMemoSwitchedOnAndOffPartWayGivesTheSameResults) {
   expect_switching_changes_nothing<Asterix>(2000);
 }
 
+// A game that writes its observation lists inputs the policy may not read; for a policy that
+// reads the player's cell alone (1 or 2 of freeway's 17 inputs a step) the Lockstep leaves the
+// others out (FilterChoice), with and without the memo, at every width.
+TEST(Scheduler, WrittenObservationsFilteredGiveTheSameResults) {
+  const Weights weights = player_weights();
+  expect_schedule_independent<Freeway>(weights, 24);
+  expect_schedule_independent<Asterix>(weights, 40);
+  expect_schedule_independent<SynthFreeway>(weights, 12);
+  expect_schedule_independent<SynthAsterix>(weights, 24);
+}
+
 // A memo that pays stays on for the whole grade; one that has no entries is never consulted.
 TEST(Scheduler, MemoStatsCountEveryStepOfAGradeThatKeepsIt) {
   const Weights weights = testing::golden_weight_set(12);

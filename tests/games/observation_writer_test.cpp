@@ -3,10 +3,13 @@
 // observation, over long random rollouts and hand-built corner states.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <random>
 #include <vector>
 
 #include "games/cells.hpp"
 #include "games/environment.hpp"
+#include "games/input_filter.hpp"
 #include "games/registry.hpp"
 #include "listed_inputs.hpp"
 
@@ -14,6 +17,22 @@ namespace weightspace {
 namespace {
 
 using testing::listed;
+
+// The masks a filtered writer is checked with: the channels an example reads (player or
+// chicken and objects or cars), and random sets of a tenth and of half the inputs.
+const std::array<InputMask, 3>& filter_masks() {
+  static const std::array<InputMask, 3> masks = [] {
+    std::array<InputMask, 3> made;
+    std::mt19937 generator(36);
+    for (int input = 0; input < kInputs; ++input) {
+      if (input % kObservationChannels <= 1) made[0].set(input);
+      if (std::bernoulli_distribution(0.1)(generator)) made[1].set(input);
+      if (std::bernoulli_distribution(0.5)(generator)) made[2].set(input);
+    }
+    return made;
+  }();
+  return masks;
+}
 
 template <WritesObservation G>
 void expect_writer_matches_painting(const G& game, const char* where) {
@@ -24,6 +43,17 @@ void expect_writer_matches_painting(const G& game, const char* where) {
   if constexpr (requires { game.write_observation_portable(written); }) {  // the other way, on this CPU too
     game.write_observation_portable(written);
     ASSERT_EQ(listed(written), listed(painted)) << where << " (portable)";
+  }
+  // With a filter: the painted observation's inputs under the mask, every way.
+  for (const InputMask& mask : filter_masks()) {
+    const InputFilter filter(mask);
+    observe_painted(game, painted, mask);
+    game.write_observation(written, filter);
+    ASSERT_EQ(listed(written), listed(painted)) << where << " (filtered)";
+    if constexpr (requires { game.write_observation_portable(written, &filter); }) {
+      game.write_observation_portable(written, &filter);
+      ASSERT_EQ(listed(written), listed(painted)) << where << " (filtered, portable)";
+    }
   }
 }
 

@@ -95,9 +95,10 @@ class RowTriples {
 
   // The same from the three slot vectors (lane r: row r; lanes 10..15 kNone), for a game that
   // builds them in registers: scalar stores read back as a vector wait for the stores. A
-  // filter costs a few instructions here, where filtering the list written cost a pass that
-  // waited for its stores (8.6% of the synth freeway example's step); without one, the test
-  // for empty slots costs less still (1% of the asterix examples' grades).
+  // filter costs a few instructions here, where filtering the list once written cost a pass
+  // over it (8.6% of the synth freeway example's samples, 19% right after the writer, whose
+  // stores it waits for); without one, the test for empty slots costs less still (1% of the
+  // asterix examples' grades).
   [[gnu::target("avx512f,avx512bw,avx512vbmi,avx512vbmi2")]] static void write_compressed(
       ActiveInputs& out, __m256i a, __m256i b, __m256i c, const InputFilter* filter = nullptr) {
     static_assert(ActiveInputs::kPadding >= 32 - 3 * kGridSize);

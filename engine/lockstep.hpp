@@ -16,6 +16,7 @@
 #include "engine/memo_choice.hpp"
 #include "engine/policy_memo.hpp"
 #include "engine/seed_plan.hpp"
+#include "games/board_inputs.hpp"
 #include "games/input_filter.hpp"
 #include "policy/policy.hpp"
 
@@ -157,6 +158,7 @@ class Lockstep {
     // A cell key or a painted observation needs only the channels the policy reads (the
     // seaquest example: 5 of 10).
     const unsigned raw_channels = raw_channels_read<G>(policy.inputs());
+    board_inputs_.assign(policy.inputs());
     // A game that writes its observation leaves out the inputs the policy does not read, when
     // that pays (FilterChoice).
     const InputFilter filter(policy.inputs());
@@ -198,6 +200,8 @@ class Lockstep {
       } else if (!constant) {
         if constexpr (WritesObservation<G>) {
           write_observation(game, observations_[k]);
+        } else if constexpr (observes_on_boards<G>) {
+          observe_read(game, observations_[k], policy.inputs(), raw_channels);
         } else {
           observe(game, observations_[k], policy.inputs(), raw_channels);
         }
@@ -217,7 +221,7 @@ class Lockstep {
       }
       // A miss is observed as without the memo, from what its key was made of.
       if constexpr (kBoardKeys) {
-        observe_channels(boards_[k], observations_[misses], policy.inputs());
+        observe_boards(boards_[k], observations_[misses], policy.inputs());
       } else if constexpr (WritesObservation<G>) {
         // Still in observations_[k]: the misses so far went to places below k.
         if (misses != k) {
@@ -352,6 +356,23 @@ class Lockstep {
     }
   }
 
+  // A game observed on its boards has the few inputs a policy reads looked up there
+  // (BoardInputs); a policy reading more has them spread (observe). Out of line: inlined into
+  // play, it slowed the steps the memo serves by 2-4%, which never run it (docs/performance.md).
+  [[gnu::noinline]] void observe_read(const G& game, ActiveInputs& out, const InputMask& inputs,
+                                      unsigned raw_channels) const {
+    if (!board_inputs_.usable()) return observe(game, out, inputs, raw_channels);
+    ChannelBoards boards;
+    paint_channels(game, boards, raw_channels);
+    board_inputs_.extract(boards, out);
+  }
+
+  // A miss's boards (board keys) as the inputs `inputs` reads: the same list either way.
+  [[gnu::noinline]] void observe_boards(const ChannelBoards& boards, ActiveInputs& out, const InputMask& inputs) const {
+    if (board_inputs_.usable()) return board_inputs_.extract(boards, out);
+    observe_channels(boards, out, inputs);
+  }
+
   void clear_pending() {
     starting_.clear();
     starting_indices_.clear();
@@ -381,6 +402,7 @@ class Lockstep {
   std::pmr::vector<PolicyMemo::Key> keys_;       // running slot k's key (with the memo)
   std::pmr::vector<ChannelBoards> boards_;       // running slot k's painting (board keys)
   std::pmr::vector<ObservationBits> bits_;       // running slot k's painting (cell keys)
+  BoardInputs board_inputs_;                     // the run's policy's inputs, if few
 };
 
 }  // namespace weightspace

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <numeric>
 
+#include "games/board_inputs.hpp"
 #include "games/registry.hpp"
 #include "golden_weights.hpp"
 #include "policy/policy.hpp"
@@ -152,6 +153,29 @@ TEST(Scheduler, TheMemoSwitchedOnAndOffPartWayGivesTheSameResults) {
   expect_switching_changes_nothing<Freeway>(64);
   expect_switching_changes_nothing<Seaquest>(4000);
   expect_switching_changes_nothing<Asterix>(2000);
+}
+
+// A policy reading at most BoardInputs::kMaxInputs inputs has them looked up on the boards of a
+// game observed on boards (space_invaders), and of a memo miss keyed on boards (seaquest's,
+// the shorter key here); a policy reading more has its boards spread. Both with and without
+// the memo, at every width.
+TEST(Scheduler, ReadInputsLookedUpOnBoardsGiveTheSameResults) {
+  // The player's channel in 99 cells, and channel 1 (aliens, sharks) in the first 28: 127
+  // inputs, several of them active at once; then 40 more of channel 2.
+  Weights few = player_weights();
+  const std::span<float> few_w1 = few.tensor(Tensor::W1);
+  for (int cell = 0; cell < 28; ++cell) few_w1[static_cast<std::size_t>((cell * 6 + 1) * kHiddenCount)] = 0.05f * (cell % 5) - 0.1f + 0.01f;
+  Weights more = few;
+  const std::span<float> more_w1 = more.tensor(Tensor::W1);
+  for (int cell = 0; cell < 40; ++cell) more_w1[static_cast<std::size_t>((cell * 6 + 2) * kHiddenCount)] = 0.3f;
+  ASSERT_EQ(Policy(few).inputs().count(), BoardInputs::kMaxInputs - 1);
+  ASSERT_TRUE(BoardInputs(Policy(few).inputs()).usable());
+  ASSERT_FALSE(BoardInputs(Policy(more).inputs()).usable());
+  for (const Weights* weights : std::initializer_list<const Weights*>{&few, &more}) {
+    expect_schedule_independent<SpaceInvaders>(*weights, 24);
+    expect_schedule_independent<SynthSpaceInvaders>(*weights, 24);
+    expect_schedule_independent<Seaquest>(*weights, 16);
+  }
 }
 
 // A game that writes its observation lists inputs the policy may not read; for a policy that

@@ -198,7 +198,12 @@ class SynthAsterix {
   int touch() {
     Objects& objects = state_.objects;
     const int slot = state_.player_y - 1;
-    if (!objects.present[slot] || objects.x[slot] != state_.player_x) return 0;
+    // One branch, on the rare touch: branching first on whether the player's row holds an
+    // object (unpredictable) cost the example 5% of its step. `missed` is zero exactly when
+    // the slot holds an object (present is 0 or 1) at the player's column, written as bits
+    // because GCC splits `a & b` of two compares back into two branches.
+    const int missed = (objects.x[slot] ^ state_.player_x) | (objects.present[slot] ^ 1);
+    if (missed != 0) return 0;
     objects.present[slot] = false;
     if (objects.gold[slot]) return 1;
     --state_.lives;

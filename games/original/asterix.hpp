@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -64,13 +65,11 @@ class Asterix {
     }
 
     // action_map = ['n','l','u','r','d','f']; 'n' and 'f' do nothing.
-    switch (action) {
-      case 1: if (s.player_x > 0) --s.player_x; break;
-      case 2: if (s.player_y > 1) --s.player_y; break;
-      case 3: if (s.player_x < 9) ++s.player_x; break;
-      case 4: if (s.player_y < 8) ++s.player_y; break;
-      default: break;
-    }
+    // Arithmetic, not a switch (games/synth/asterix.hpp says why), each move as far as the edge.
+    const int dx = static_cast<int>(action == 3) - static_cast<int>(action == 1);
+    const int dy = static_cast<int>(action == 4) - static_cast<int>(action == 2);
+    s.player_x = static_cast<std::int8_t>(std::clamp(s.player_x + dx, 0, 9));
+    s.player_y = static_cast<std::int8_t>(std::clamp(s.player_y + dy, 1, 8));
 
     // Slot i lives in row i + 1, so only the slot of the player's row can touch the player
     // (the Python loops over all eight; the others can never match).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -65,11 +66,8 @@ class Breakout {
       result.terminal = true;
       return result;
     }
-    if (action == 1) {
-      if (state.paddle > 0) --state.paddle;
-    } else if (action == 3) {
-      if (state.paddle < 9) ++state.paddle;
-    }
+    // Arithmetic, not branches on the sampled action (games/synth/asterix.hpp).
+    state.paddle = static_cast<std::int8_t>(std::clamp(state.paddle + static_cast<int>(action == 3) - static_cast<int>(action == 1), 0, 9));
 
     state.last_x = state.ball_x;
     state.last_y = state.ball_y;

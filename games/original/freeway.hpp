@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <stdexcept>
@@ -59,13 +60,10 @@ class Freeway {
     if (s.terminal) return result;
 
     // The timer is rearmed even when the clamp leaves the chicken where it was ('d' in row 9).
-    if (action == 2 && s.move_timer == 0) {
-      s.move_timer = kPlayerSpeed;
-      if (s.position > 0) --s.position;
-    } else if (action == 4 && s.move_timer == 0) {
-      s.move_timer = kPlayerSpeed;
-      if (s.position < 9) ++s.position;
-    }
+    // Arithmetic, not branches on the sampled action (games/synth/asterix.hpp).
+    const int dy = (static_cast<int>(action == 4) - static_cast<int>(action == 2)) & -static_cast<int>(s.move_timer == 0);
+    s.move_timer = static_cast<std::int8_t>(dy != 0 ? kPlayerSpeed : s.move_timer);
+    s.position = static_cast<std::int8_t>(std::clamp(s.position + dy, 0, 9));
 
     if (s.position == 0) {
       result.reward = 1;

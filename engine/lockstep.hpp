@@ -86,6 +86,9 @@ class Lockstep {
   // costs its hash and compare (the seaquest example reads 2 of 6 channels: 4 words against 10;
   // dense weights read all: 12 against 10). A game that writes its observation keeps cell keys.
   static constexpr bool kMayKeyOnBoards = !PaintsBoards<G> && !WritesObservation<G>;
+  // Whether a run may read observations off channel boards (BoardInputs): a game observed on
+  // them (observes_on_boards implies PaintsBoards), or a memo miss keyed on them.
+  static constexpr bool kReadsBoards = PaintsBoards<G> || kMayKeyOnBoards;
 
   explicit Lockstep(int size)
       : slots_(static_cast<std::size_t>(std::max(size, 1)), &memory_),
@@ -158,7 +161,7 @@ class Lockstep {
     // A cell key or a painted observation needs only the channels the policy reads (the
     // seaquest example: 5 of 10).
     const unsigned raw_channels = raw_channels_read<G>(policy.inputs());
-    board_inputs_.assign(policy.inputs());
+    if constexpr (kReadsBoards) board_inputs_.assign(policy.inputs());
     // A game that writes its observation leaves out the inputs the policy does not read, when
     // that pays (FilterChoice).
     const InputFilter filter(policy.inputs());

@@ -20,6 +20,13 @@ struct StepResult {
   bool terminal = false;
 };
 
+// MinAtar's action_map ['n', 'l', 'u', 'r', 'd', 'f'] as a step along each axis: -1, 0 or +1.
+// Arithmetic, not a branch: the action is sampled from the policy, and a branch that follows it
+// mispredicts whenever the policy is not nearly certain (docs/performance.md, "The player's
+// move as arithmetic").
+constexpr int action_dx(int action) { return static_cast<int>(action == 3) - static_cast<int>(action == 1); }
+constexpr int action_dy(int action) { return static_cast<int>(action == 4) - static_cast<int>(action == 2); }
+
 // A state on which the Python game itself raises (a MinAtar bug path the grader does not
 // catch, so the Python grader would crash). kind() is the Python exception class. The engine
 // turns it into a failed grade instead of a crash.

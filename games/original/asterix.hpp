@@ -65,11 +65,9 @@ class Asterix {
     }
 
     // action_map = ['n','l','u','r','d','f']; 'n' and 'f' do nothing.
-    // Arithmetic, not a switch (games/synth/asterix.hpp says why), each move as far as the edge.
-    const int dx = static_cast<int>(action == 3) - static_cast<int>(action == 1);
-    const int dy = static_cast<int>(action == 4) - static_cast<int>(action == 2);
-    s.player_x = static_cast<std::int8_t>(std::clamp(s.player_x + dx, 0, 9));
-    s.player_y = static_cast<std::int8_t>(std::clamp(s.player_y + dy, 1, 8));
+    // Each move as far as the edge.
+    s.player_x = static_cast<std::int8_t>(std::clamp(s.player_x + action_dx(action), 0, 9));
+    s.player_y = static_cast<std::int8_t>(std::clamp(s.player_y + action_dy(action), 1, 8));
 
     // Slot i lives in row i + 1, so only the slot of the player's row can touch the player
     // (the Python loops over all eight; the others can never match).

@@ -66,8 +66,7 @@ class Breakout {
       result.terminal = true;
       return result;
     }
-    // Arithmetic, not branches on the sampled action (games/synth/asterix.hpp).
-    state.paddle = static_cast<std::int8_t>(std::clamp(state.paddle + static_cast<int>(action == 3) - static_cast<int>(action == 1), 0, 9));
+    state.paddle = static_cast<std::int8_t>(std::clamp(state.paddle + action_dx(action), 0, 9));
 
     state.last_x = state.ball_x;
     state.last_y = state.ball_y;

@@ -60,8 +60,7 @@ class Freeway {
     if (s.terminal) return result;
 
     // The timer is rearmed even when the clamp leaves the chicken where it was ('d' in row 9).
-    // Arithmetic, not branches on the sampled action (games/synth/asterix.hpp).
-    const int dy = (static_cast<int>(action == 4) - static_cast<int>(action == 2)) & -static_cast<int>(s.move_timer == 0);
+    const int dy = action_dy(action) & -static_cast<int>(s.move_timer == 0);  // no move while the timer runs
     s.move_timer = static_cast<std::int8_t>(dy != 0 ? kPlayerSpeed : s.move_timer);
     s.position = static_cast<std::int8_t>(std::clamp(s.position + dy, 0, 9));
 

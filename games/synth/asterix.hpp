@@ -75,12 +75,9 @@ class SynthAsterix {
       spawn(random);
     }
 
-    // 1 left, 2 up, 3 right, 4 down, each as far as the edge: arithmetic, not a switch, whose
-    // jump follows the sampled action and mispredicts on most steps.
-    const int dx = static_cast<int>(action == 3) - static_cast<int>(action == 1);
-    const int dy = static_cast<int>(action == 4) - static_cast<int>(action == 2);
-    s.player_x = static_cast<std::int8_t>(std::clamp(s.player_x + dx, 0, 9));
-    s.player_y = static_cast<std::int8_t>(std::clamp(s.player_y + dy, 1, 8));
+    // Each move as far as the edge.
+    s.player_x = static_cast<std::int8_t>(std::clamp(s.player_x + action_dx(action), 0, 9));
+    s.player_y = static_cast<std::int8_t>(std::clamp(s.player_y + action_dy(action), 1, 8));
 
     // Contact is checked after the player moves and again after the objects move.
     result.reward += touch();

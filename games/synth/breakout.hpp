@@ -65,7 +65,7 @@ class SynthBreakout {
     StepResult result{0, s.terminal};
     if (s.terminal) return result;
 
-    const int push = action == 1 ? -1 : (action == 3 ? 1 : 0);
+    const int push = action_dx(action);
     s.paddle = static_cast<std::int8_t>(clamp_column(s.paddle + push));
 
     bool missed = false;

@@ -136,12 +136,10 @@ class SynthSeaquest {
       s.torpedoes.append({static_cast<std::int8_t>(s.sub_x), static_cast<std::int8_t>(s.sub_y), s.sub_right, 0, 0});
       s.shot_timer = kShotCoolDown;
     } else {
-      // 1 left, 2 up, 3 right, 4 down, each as far as the edge (left and right also turn the
-      // sub): arithmetic, not branches on the sampled action (games/synth/asterix.hpp).
-      const int dx = static_cast<int>(action == 3) - static_cast<int>(action == 1);
-      const int dy = static_cast<int>(action == 4) - static_cast<int>(action == 2);
+      // Each move as far as the edge; left and right also turn the sub.
+      const int dx = action_dx(action);
       s.sub_x = std::clamp(s.sub_x + dx, 0, 9);
-      s.sub_y = std::clamp(s.sub_y + dy, 0, 8);
+      s.sub_y = std::clamp(s.sub_y + action_dy(action), 0, 8);
       s.sub_right = dx == 0 ? s.sub_right : dx > 0;
     }
 
